@@ -1,0 +1,17 @@
+"""Temperatures on a log scale over many decades.
+
+>>> from strategies import temperatures
+>>> 1e-3 <= temperatures().example() <= 1e3
+True
+"""
+
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from strategies.logits import log_uniform
+
+
+def temperatures(*, min_value: float = 1e-3, max_value: float = 1e3) -> st.SearchStrategy[float]:
+    """``T`` log-uniform on ``[min_value, max_value]`` (default six decades), shrinking toward ``min_value``."""
+    return log_uniform(min_value=min_value, max_value=max_value)

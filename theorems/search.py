@@ -1,0 +1,229 @@
+"""The search: find an instance that violates a statement, shrink it, confirm it in high precision.
+
+>>> from theorems import STATEMENTS, refute
+>>> refute(STATEMENTS["corollary1.max-key.upper"], max_examples=50, seed=0) is None
+True
+>>> found = refute(STATEMENTS["corollary1.own-key.upper"], max_examples=200, seed=0)
+>>> found.size
+2
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import Any
+
+import numpy as np
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings, target
+from hypothesis import seed as hypothesis_seed
+
+from theorems.precision import DIGITS, F64, MP, lift, to_float
+from theorems.statement import Instance, Statement, jsonable
+
+RELATIVE_TOLERANCE = 10.0 ** -(DIGITS - 10)
+"""A violation smaller than this, relative to the sides, is rounding at ``DIGITS`` digits."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Counterexample:
+    """A confirmed violation: the instance, both sides at the worst element, and the margin."""
+
+    statement_id: str
+    instance: Instance
+    lhs: float
+    rhs: float
+    margin: float
+    relative_margin: float
+    size: int
+    method: str
+
+    def to_json(self) -> dict[str, Any]:
+        fields = dataclasses.asdict(self) | {"instance": jsonable(self.instance)}
+        return jsonable(fields)
+
+
+@dataclasses.dataclass(frozen=True)
+class SearchReport:
+    """What one search did: how many examples, how long, and what it found."""
+
+    statement_id: str
+    counterexample: Counterexample | None
+    examples: int
+    seconds: float
+    seconds_to_counterexample: float | None
+    float_artefacts: int
+
+    @property
+    def examples_per_second(self) -> float:
+        return self.examples / self.seconds if self.seconds > 0 else float("inf")
+
+
+class _Confirmed(Exception):
+    def __init__(self, counterexample: Counterexample) -> None:
+        super().__init__(counterexample.statement_id)
+        self.counterexample = counterexample
+
+
+def worst(statement: Statement, instance: Instance, xp) -> tuple[Any, Any, Any, Any]:
+    """``(lhs, rhs, margin, relative_margin)`` at the element where the relation fails most."""
+    lhs, rhs = statement.sides(instance, xp)
+    lhs, rhs = np.broadcast_arrays(np.asarray(lhs, dtype=object if xp is MP else float),
+                                   np.asarray(rhs, dtype=object if xp is MP else float))
+    margin = statement.violation(lhs, rhs)
+    scale = np.maximum(np.abs(lhs), np.abs(rhs))
+    with np.errstate(all="ignore"):
+        relative = np.where(scale > 0, margin / np.where(scale > 0, scale, 1), 0 * margin)
+    at = np.unravel_index(int(np.argmax(to_float(relative) if xp is MP else np.nan_to_num(relative, nan=np.inf))), relative.shape)
+    return lhs[at], rhs[at], margin[at], relative[at]
+
+
+def confirm_in_high_precision(statement: Statement, instance: Instance) -> Counterexample | None:
+    """Re-evaluate both sides with ``DIGITS`` decimal digits; ``None`` when the violation vanishes."""
+    with MP.precision():
+        lhs, rhs, margin, relative = worst(statement, lift(dict(instance)), MP)
+        if not relative > RELATIVE_TOLERANCE:
+            return None
+        return Counterexample(
+            statement_id=statement.id, instance=instance, lhs=float(lhs), rhs=float(rhs),
+            margin=float(margin), relative_margin=float(relative), size=statement.size(instance),
+            method=f"mpmath, {DIGITS} digits",
+        )
+
+
+def _float_outcome(statement: Statement, instance: Instance) -> tuple[float, bool]:
+    """The relative margin in float64, and whether the float result calls for confirmation."""
+    with np.errstate(all="ignore"):
+        try:
+            _, _, margin, relative = worst(statement, instance, F64)
+        except (FloatingPointError, OverflowError, ZeroDivisionError):
+            return -1.0, True
+    if np.isnan(margin) or margin > 0:
+        return (float(relative) if np.isfinite(relative) else 1.0), True
+    return (float(relative) if np.isfinite(relative) else -1.0), False
+
+
+def _settings(max_examples: int | None, seed: int | None) -> settings:
+    base = settings()
+    return settings(
+        base,
+        max_examples=max_examples or base.max_examples,
+        derandomize=base.derandomize and seed is None,
+        database=None,
+        deadline=None,
+        verbosity=Verbosity.quiet,
+        report_multiple_bugs=False,
+        print_blob=False,
+        phases=[Phase.explicit, Phase.generate, Phase.target, Phase.shrink],
+        suppress_health_check=list(HealthCheck),
+    )
+
+
+def search(statement: Statement, *, max_examples: int | None = None, seed: int | None = None) -> SearchReport:
+    """Search for a confirmed, shrunk counterexample and report what the search did."""
+    if not isinstance(statement, Statement):
+        raise TypeError(f"statement must be a Statement, not {type(statement).__name__}")
+    if max_examples is not None and (not isinstance(max_examples, int) or max_examples < 1):
+        raise ValueError(f"max_examples={max_examples!r} must be a positive integer")
+    confirm = statement.confirm or (lambda instance: confirm_in_high_precision(statement, instance))
+    counts = {"examples": 0, "artefacts": 0}
+    start = time.perf_counter()
+    first: list[float] = []
+
+    def probe(instance: Instance) -> None:
+        counts["examples"] += 1
+        relative, suspicious = _float_outcome(statement, instance)
+        target(relative, label="relative margin")
+        if suspicious:
+            found = confirm(instance)
+            if found is None:
+                counts["artefacts"] += 1
+                return
+            first.append(time.perf_counter() - start) if not first else None
+            raise _Confirmed(found)
+
+    test = _settings(max_examples or statement.max_examples, seed)(given(statement.instances)(probe))
+    if seed is not None:
+        test = hypothesis_seed(seed)(test)
+    counterexample = None
+    try:
+        test()
+    except _Confirmed as confirmed:
+        counterexample = confirmed.counterexample
+    return SearchReport(
+        statement_id=statement.id, counterexample=counterexample, examples=counts["examples"],
+        seconds=time.perf_counter() - start, seconds_to_counterexample=first[0] if first else None,
+        float_artefacts=counts["artefacts"],
+    )
+
+
+def refute(statement: Statement, *, max_examples: int | None = None, seed: int | None = None) -> Counterexample | None:
+    """A confirmed, minimal counterexample to ``statement``, or ``None`` when the search finds none.
+
+    The search is steered with ``hypothesis.target`` toward the smallest slack, shrunk by
+    Hypothesis to a minimal instance, and every candidate is re-checked with mpmath at
+    ``DIGITS`` digits (or the statement's own ``confirm``); float artefacts are discarded.
+    """
+    return search(statement, max_examples=max_examples, seed=seed).counterexample
+
+
+@dataclasses.dataclass(frozen=True)
+class Necessity:
+    """Whether a hypothesis is needed: a confirmed counterexample once it is broken, or none found."""
+
+    statement_id: str
+    hypothesis: str
+    needed: bool
+    counterexample: Counterexample | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"statement": self.statement_id, "hypothesis": self.hypothesis, "needed": self.needed,
+                "counterexample": self.counterexample.to_json() if self.counterexample else None}
+
+
+def necessity(statement: Statement, hypothesis_name: str, *, max_examples: int | None = None,
+              seed: int | None = None) -> Necessity:
+    """Search over instances that break exactly ``hypothesis_name`` (and satisfy every other one).
+
+    >>> from theorems import STATEMENTS, necessity
+    >>> necessity(STATEMENTS["lemma1.upper"], "length-independent", seed=0).needed
+    True
+    """
+    hypothesis = statement.hypothesis(hypothesis_name)
+    if hypothesis.violated_by is None:
+        raise ValueError(f"hypothesis {hypothesis_name!r} of {statement.id!r} has no violating instances to search")
+    probe = dataclasses.replace(statement, instances=hypothesis.violated_by)
+    found = refute(probe, max_examples=max_examples, seed=seed)
+    return Necessity(statement.id, hypothesis_name, found is not None, found)
+
+
+@dataclasses.dataclass(frozen=True)
+class Verdict:
+    """The verdict of one statement against what it is expected to be."""
+
+    statement_id: str
+    expected: str
+    found: str
+    report: SearchReport
+
+    @property
+    def matches(self) -> bool:
+        return self.expected == self.found
+
+    def to_json(self) -> dict[str, Any]:
+        cx = self.report.counterexample
+        return {
+            "id": self.statement_id, "expected": self.expected, "found": self.found, "matches": self.matches,
+            "examples": self.report.examples, "seconds": round(self.report.seconds, 4),
+            "examples_per_second": round(self.report.examples_per_second, 1),
+            "seconds_to_counterexample": self.report.seconds_to_counterexample,
+            "float_artefacts": self.report.float_artefacts,
+            "counterexample": cx.to_json() if cx else None,
+        }
+
+
+def check(statement: Statement, *, max_examples: int | None = None, seed: int | None = None) -> Verdict:
+    """Run the search and compare its verdict with ``statement.expected``."""
+    report = search(statement, max_examples=max_examples, seed=seed)
+    found = "refuted" if report.counterexample else "holds"
+    return Verdict(statement.id, statement.expected, found, report)

@@ -81,7 +81,7 @@ def _exp_form(name: str, scale: Callable[[int], Any], *, length_dependent: bool)
 def softmax(*, temperature: float = 1.0) -> Normaliser:
     """``α = softmax(l / T)``, the paper's ``F(l) = exp(l/T)``."""
     check_temperature(temperature)
-    return _exp_form(f"softmax(T={temperature:g})", lambda L, xp: 1 / xp.number(temperature), length_dependent=False)
+    return _exp_form(f"softmax(T={float(temperature):g})", lambda L, xp: 1 / xp.number(temperature), length_dependent=False)
 
 
 def scalable_softmax(*, s: float = 1.0) -> Normaliser:

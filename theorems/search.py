@@ -67,14 +67,16 @@ class _Confirmed(Exception):
 
 def worst(statement: Statement, instance: Instance, xp) -> tuple[Any, Any, Any, Any]:
     """``(lhs, rhs, margin, relative_margin)`` at the element where the relation fails most."""
-    lhs, rhs = statement.sides(instance, xp)
-    lhs, rhs = np.broadcast_arrays(np.asarray(lhs, dtype=object if xp is MP else float),
-                                   np.asarray(rhs, dtype=object if xp is MP else float))
-    margin = statement.violation(lhs, rhs)
-    scale = np.maximum(np.abs(lhs), np.abs(rhs))
+    dtype = object if xp is MP else float
+    lhs, rhs = (np.atleast_1d(np.asarray(side, dtype=dtype)) for side in statement.sides(instance, xp))
+    lhs, rhs = np.broadcast_arrays(lhs, rhs)
+    margin = np.asarray(statement.violation(lhs, rhs), dtype=dtype)
+    scale = np.asarray(np.maximum(np.abs(lhs), np.abs(rhs)), dtype=dtype)
+    positive = np.asarray(scale > 0, dtype=bool)
     with np.errstate(all="ignore"):
-        relative = np.where(scale > 0, margin / np.where(scale > 0, scale, 1), 0 * margin)
-    at = np.unravel_index(int(np.argmax(to_float(relative) if xp is MP else np.nan_to_num(relative, nan=np.inf))), relative.shape)
+        relative = np.asarray(np.where(positive, margin / np.where(positive, scale, 1), 0 * margin), dtype=dtype)
+    ranking = to_float(relative) if xp is MP else np.nan_to_num(relative, nan=np.inf)
+    at = np.unravel_index(int(np.argmax(ranking)), relative.shape)
     return lhs[at], rhs[at], margin[at], relative[at]
 
 
@@ -89,6 +91,11 @@ def confirm_in_high_precision(statement: Statement, instance: Instance) -> Count
             margin=float(margin), relative_margin=float(relative), size=statement.size(instance),
             method=f"mpmath, {DIGITS} digits",
         )
+
+
+def confirmation(statement: Statement):
+    """The statement's own ``confirm``, or the default mpmath re-evaluation."""
+    return statement.confirm or (lambda instance: confirm_in_high_precision(statement, instance))
 
 
 def _float_outcome(statement: Statement, instance: Instance) -> tuple[float, bool]:
@@ -119,27 +126,37 @@ def _settings(max_examples: int | None, seed: int | None) -> settings:
     )
 
 
-def search(statement: Statement, *, max_examples: int | None = None, seed: int | None = None) -> SearchReport:
+SHRINK_SECONDS = 8.0
+"""Shrinking time after the first confirmed counterexample; past it only known failures still fail."""
+
+
+def search(statement: Statement, *, max_examples: int | None = None, seed: int | None = None,
+           shrink_seconds: float = SHRINK_SECONDS) -> SearchReport:
     """Search for a confirmed, shrunk counterexample and report what the search did."""
     if not isinstance(statement, Statement):
         raise TypeError(f"statement must be a Statement, not {type(statement).__name__}")
-    if max_examples is not None and (not isinstance(max_examples, int) or max_examples < 1):
+    if max_examples is not None and (isinstance(max_examples, bool) or not isinstance(max_examples, int) or max_examples < 1):
         raise ValueError(f"max_examples={max_examples!r} must be a positive integer")
-    confirm = statement.confirm or (lambda instance: confirm_in_high_precision(statement, instance))
+    confirm = confirmation(statement)
     counts = {"examples": 0, "artefacts": 0}
+    confirmed: dict[str, Counterexample] = {}  # by instance, so that replays after the budget stay consistent
     start = time.perf_counter()
     first: list[float] = []
 
     def probe(instance: Instance) -> None:
         counts["examples"] += 1
-        relative, suspicious = _float_outcome(statement, instance)
-        target(relative, label="relative margin")
-        if suspicious:
-            found = confirm(instance)
-            if found is None:
-                counts["artefacts"] += 1
-                return
-            first.append(time.perf_counter() - start) if not first else None
+        key = repr(jsonable(instance))
+        found = confirmed.get(key)
+        spent = bool(first) and time.perf_counter() - start - first[0] > shrink_seconds
+        if found is None and not spent:  # once the budget is spent, new candidates no longer count
+            relative, suspicious = _float_outcome(statement, instance)
+            target(relative, label="relative margin")
+            found = confirm(instance) if suspicious else None
+            counts["artefacts"] += suspicious and found is None
+            if found is not None:
+                first.append(time.perf_counter() - start) if not first else None
+                confirmed[key] = found
+        if found is not None:  # one raise site: Hypothesis tells failures apart by where they are raised
             raise _Confirmed(found)
 
     test = _settings(max_examples or statement.max_examples, seed)(given(statement.instances)(probe))
@@ -148,8 +165,8 @@ def search(statement: Statement, *, max_examples: int | None = None, seed: int |
     counterexample = None
     try:
         test()
-    except _Confirmed as confirmed:
-        counterexample = confirmed.counterexample
+    except _Confirmed as failure:
+        counterexample = failure.counterexample
     return SearchReport(
         statement_id=statement.id, counterexample=counterexample, examples=counts["examples"],
         seconds=time.perf_counter() - start, seconds_to_counterexample=first[0] if first else None,

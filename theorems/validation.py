@@ -8,13 +8,14 @@ ValueError: temperature=0.0 must be a finite number > 0
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
 
 
 def check_temperature(temperature, *, name: str = "temperature") -> float:
-    if isinstance(temperature, bool) or not isinstance(temperature, numbers.Real) or not np.isfinite(temperature) or temperature <= 0:
+    if isinstance(temperature, bool) or not isinstance(temperature, numbers.Real) or not math.isfinite(float(temperature)) or temperature <= 0:
         raise ValueError(f"{name}={temperature!r} must be a finite number > 0")
     return temperature
 
@@ -54,6 +55,6 @@ def check_top_n(n, length: int, *, name: str = "n") -> int:
 
 
 def check_positive(value, *, name: str, strict: bool = True) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value) or (value <= 0 if strict else value < 0):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(float(value)) or (value <= 0 if strict else value < 0):
         raise ValueError(f"{name}={value!r} must be a finite number {'>' if strict else '>='} 0")
     return value

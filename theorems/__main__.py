@@ -1,0 +1,5 @@
+import sys
+
+from theorems.cli import main
+
+sys.exit(main())

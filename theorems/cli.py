@@ -87,9 +87,10 @@ def _ledger(args) -> int:
                              progress=lambda sid: print(f"checking {sid} ...", file=sys.stderr, flush=True))
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(ledger.render(entries, seed=args.seed, max_examples=args.max_examples), encoding="utf-8")
+    (args.out.parent / "catalogue.md").write_text(ledger.catalogue(STATEMENTS.values()), encoding="utf-8")
     refreshed = ledger.refresh_readme(args.readme, entries)
     mismatches = [e.statement.id for e in entries if not e.verdict.matches]
-    print(f"wrote {args.out}" + (f" and the verdict table of {args.readme}" if refreshed else ""))
+    print(f"wrote {args.out}, {args.out.parent / 'catalogue.md'}" + (f" and the verdict table of {args.readme}" if refreshed else ""))
     print(ledger.table(entries))
     if mismatches:
         print(f"\n{len(mismatches)} verdict(s) differ from expected: {', '.join(mismatches)}", file=sys.stderr)

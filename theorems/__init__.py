@@ -5,7 +5,6 @@
 'holds'
 """
 
-from theorems.catalogue import STATEMENTS, select
 from theorems.search import Counterexample, Necessity, SearchReport, Verdict, check, necessity, refute, search
 from theorems.statement import Hypothesis, Statement
 
@@ -13,3 +12,12 @@ __all__ = [
     "STATEMENTS", "Counterexample", "Hypothesis", "Necessity", "SearchReport", "Statement", "Verdict",
     "check", "necessity", "refute", "search", "select",
 ]
+
+
+def __getattr__(name: str):
+    # The catalogue imports the statement families, which import `strategies`, which imports
+    # `theorems.normalisers`: loading it lazily keeps `import strategies` free of an import cycle.
+    if name in ("STATEMENTS", "select"):
+        from theorems import catalogue
+        return getattr(catalogue, name)
+    raise AttributeError(f"module 'theorems' has no attribute {name!r}")

@@ -128,7 +128,7 @@ def sigmoid_attention() -> Normaliser:
 def relu_attention() -> Normaliser:
     """ReLU attention divided by the length: ``α_i = max(l_i, 0) / L``."""
     return Normaliser(
-        "relu/L", lambda logits, xp: np.maximum(logits, 0 * logits) / xp.number(logits.shape[-1]),
+        "relu/L", lambda logits, xp: np.maximum(logits, np.zeros_like(logits)) / xp.number(logits.shape[-1]),
         length_dependent=True, exact_zeros=True, sums_to_one=False,
     )
 
@@ -139,7 +139,7 @@ def softpick(*, eps: float = 1e-6) -> Normaliser:
 
     def mapping(logits, xp):
         shifted = xp.expm1(logits)
-        return np.maximum(shifted, 0 * shifted) / (np.sum(np.abs(shifted), axis=-1, keepdims=True) + xp.number(eps))
+        return np.maximum(shifted, np.zeros_like(shifted)) / (np.sum(np.abs(shifted), axis=-1, keepdims=True) + xp.number(eps))
 
     return Normaliser(f"softpick(eps={eps:g})", mapping, exact_zeros=True, sums_to_one=False)
 
@@ -161,7 +161,7 @@ def sparsemax() -> Normaliser:
         cumulative = np.cumsum(z, axis=-1)
         support = np.sum(1 + k * z > cumulative, axis=-1, keepdims=True)
         tau = (np.take_along_axis(cumulative, support - 1, axis=-1) - 1) / support
-        return np.maximum(logits - tau, 0 * logits)
+        return np.maximum(logits - tau, np.zeros_like(logits))
 
     return Normaliser("sparsemax", mapping, exact_zeros=True)
 
@@ -175,10 +175,10 @@ def entmax15() -> Normaliser:
         mean = np.cumsum(z, axis=-1) / k
         mean_square = np.cumsum(z * z, axis=-1) / k
         delta = (1 - k * (mean_square - mean * mean)) / k
-        tau = mean - xp.sqrt(np.maximum(delta, 0 * delta))
+        tau = mean - xp.sqrt(np.maximum(delta, np.zeros_like(delta)))
         support = np.sum(tau <= z, axis=-1, keepdims=True)
         tau_star = np.take_along_axis(tau, support - 1, axis=-1)
-        gap = np.maximum(logits / 2 - tau_star, 0 * logits)
+        gap = np.maximum(logits / 2 - tau_star, np.zeros_like(logits))
         return gap * gap
 
     return Normaliser("entmax1.5", mapping, exact_zeros=True)
@@ -195,10 +195,10 @@ def entmax_bisect(*, alpha: float = 1.5, iterations: int = 200) -> Normaliser:
         high = np.max(z, axis=-1, keepdims=True)
         for _ in range(iterations):
             middle = (low + high) / 2
-            gap = np.maximum(z - middle, 0 * z)
+            gap = np.maximum(z - middle, np.zeros_like(z))
             total = np.sum(_power(gap, power, xp), axis=-1, keepdims=True)
             low, high = np.where(total >= 1, middle, low), np.where(total >= 1, high, middle)
-        return _normalise(_power(np.maximum(z - low, 0 * z), power, xp))
+        return _normalise(_power(np.maximum(z - low, np.zeros_like(z)), power, xp))
 
     return Normaliser(f"entmax(alpha={alpha:g})", mapping, exact_zeros=True)
 

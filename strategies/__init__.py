@@ -14,8 +14,15 @@ from strategies.normalisers import FAMILIES, normalisers
 from strategies.sizes import top_n_sizes
 from strategies.spherical import min_pairwise_distance, spherical_embeddings, uniform_sphere
 from strategies.temperatures import temperatures
+from strategies.separability import separability_instances
+from strategies.distance import (
+    EMBEDDING_SHAPES, SEEDED_LOGITS, SEEDED_SHAPES, distance_instances, embeddings, long_context_instances,
+    seeded_embeddings, seeded_logits,
+)
 
 __all__ = [
     "FAMILIES", "SHAPES", "bounds", "lengths", "log_uniform", "logits", "min_pairwise_distance",
-    "normalisers", "spherical_embeddings", "temperatures", "top_n_sizes", "uniform_sphere",
+    "normalisers", "spherical_embeddings", "temperatures", "top_n_sizes", "uniform_sphere", "separability_instances",
+    "EMBEDDING_SHAPES", "SEEDED_SHAPES", "distance_instances", "embeddings", "long_context_instances",
+    "seeded_embeddings", "SEEDED_LOGITS", "seeded_logits",
 ]

@@ -5,12 +5,12 @@
 'holds'
 """
 
-from theorems.search import Counterexample, Necessity, SearchReport, Verdict, check, necessity, refute, search
+from theorems.search import Counterexample, Necessity, SearchReport, Verdict, check, investigate, necessity, refute
 from theorems.statement import Hypothesis, Statement
 
 __all__ = [
     "STATEMENTS", "Counterexample", "Hypothesis", "Necessity", "SearchReport", "Statement", "Verdict",
-    "check", "necessity", "refute", "search", "select",
+    "check", "investigate", "necessity", "refute", "select",
 ]
 
 

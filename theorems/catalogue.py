@@ -6,7 +6,7 @@ import importlib
 
 from theorems.statement import RESULTS, Statement
 
-FAMILIES = ("lemma1", "corollary1")
+FAMILIES = ("lemma1", "corollary1", "theorem2", "theorem1", "corollary2", "lemma2", "corollary3")
 
 
 def _collect() -> dict[str, Statement]:

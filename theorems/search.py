@@ -10,7 +10,9 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import importlib
 import time
 from typing import Any
 
@@ -126,19 +128,43 @@ def _settings(max_examples: int | None, seed: int | None) -> settings:
     )
 
 
-SHRINK_SECONDS = 8.0
-"""Shrinking time after the first confirmed counterexample; past it only known failures still fail."""
+@contextlib.contextmanager
+def _without_local_constants():
+    """Hypothesis mixes literals harvested from every imported local module into generated data, so
+    one seed draws differently in a test session and on the command line, depending on what
+    happens to be imported. A verdict must not depend on that: the pool is emptied during a
+    search. (Internal API with no public switch; if a Hypothesis release drops it, nothing is done.)"""
+    providers = importlib.import_module("hypothesis.internal.conjecture.providers")
+    original, pool = getattr(providers, "_get_local_constants", None), getattr(providers, "_local_constants", None)
+    cache = getattr(getattr(providers, "CONSTANTS_CACHE", None), "cache", None)
+    if original is None or pool is None or cache is None:
+        yield
+        return
+    empty = type(pool)()
+    providers._get_local_constants = lambda: empty
+    cache.clear()
+    try:
+        yield
+    finally:
+        providers._get_local_constants = original
+        cache.clear()
 
 
-def search(statement: Statement, *, max_examples: int | None = None, seed: int | None = None,
-           shrink_seconds: float = SHRINK_SECONDS) -> SearchReport:
+SHRINK_EVALUATIONS = 1000
+"""Candidates evaluated after the first confirmed counterexample; past that, only instances already
+confirmed still fail, so Hypothesis's last replay stays consistent and the shrinker winds down.
+A count, not a time, so that the shrunk counterexample does not depend on the machine's load."""
+
+
+def investigate(statement: Statement, *, max_examples: int | None = None, seed: int | None = None,
+           shrink_evaluations: int = SHRINK_EVALUATIONS) -> SearchReport:
     """Search for a confirmed, shrunk counterexample and report what the search did."""
     if not isinstance(statement, Statement):
         raise TypeError(f"statement must be a Statement, not {type(statement).__name__}")
     if max_examples is not None and (isinstance(max_examples, bool) or not isinstance(max_examples, int) or max_examples < 1):
         raise ValueError(f"max_examples={max_examples!r} must be a positive integer")
     confirm = confirmation(statement)
-    counts = {"examples": 0, "artefacts": 0}
+    counts = {"examples": 0, "artefacts": 0, "after_first": 0}
     confirmed: dict[str, Counterexample] = {}  # by instance, so that replays after the budget stay consistent
     start = time.perf_counter()
     first: list[float] = []
@@ -147,8 +173,9 @@ def search(statement: Statement, *, max_examples: int | None = None, seed: int |
         counts["examples"] += 1
         key = repr(jsonable(instance))
         found = confirmed.get(key)
-        spent = bool(first) and time.perf_counter() - start - first[0] > shrink_seconds
+        spent = counts["after_first"] >= shrink_evaluations
         if found is None and not spent:  # once the budget is spent, new candidates no longer count
+            counts["after_first"] += bool(first)
             relative, suspicious = _float_outcome(statement, instance)
             target(relative, label="relative margin")
             found = confirm(instance) if suspicious else None
@@ -164,7 +191,8 @@ def search(statement: Statement, *, max_examples: int | None = None, seed: int |
         test = hypothesis_seed(seed)(test)
     counterexample = None
     try:
-        test()
+        with _without_local_constants():
+            test()
     except _Confirmed as failure:
         counterexample = failure.counterexample
     return SearchReport(
@@ -181,7 +209,7 @@ def refute(statement: Statement, *, max_examples: int | None = None, seed: int |
     Hypothesis to a minimal instance, and every candidate is re-checked with mpmath at
     ``DIGITS`` digits (or the statement's own ``confirm``); float artefacts are discarded.
     """
-    return search(statement, max_examples=max_examples, seed=seed).counterexample
+    return investigate(statement, max_examples=max_examples, seed=seed).counterexample
 
 
 @dataclasses.dataclass(frozen=True)
@@ -241,6 +269,6 @@ class Verdict:
 
 def check(statement: Statement, *, max_examples: int | None = None, seed: int | None = None) -> Verdict:
     """Run the search and compare its verdict with ``statement.expected``."""
-    report = search(statement, max_examples=max_examples, seed=seed)
+    report = investigate(statement, max_examples=max_examples, seed=seed)
     found = "refuted" if report.counterexample else "holds"
     return Verdict(statement.id, statement.expected, found, report)

@@ -1,0 +1,305 @@
+"""Geometric separability (Theorem 2): ``ξ_i``, the count ``N_s``, the experiments' radius, both bounds.
+
+Every function takes weights ``alpha [..., L]`` (and embeddings ``x [..., L, d]``) as numpy float64
+arrays or torch tensors and returns the same kind (torch in, float64 torch out on the same device;
+the arithmetic itself runs in numpy float64, so both kinds give identical numbers). Leading
+dimensions are batch dimensions (heads, queries, Monte Carlo samples). ``mask [..., L]`` (True =
+key present) lets causal rows with different numbers of valid keys share one batch: a masked key
+is neither selected nor counted as non-selected, and ``L`` becomes the row's count of valid keys.
+
+Conventions, decided here and documented in ``docs/separability.md``:
+
+- ``I_N`` is the top-``n`` of ``alpha`` among the valid keys, descending; ties go to the lower
+  index first (a stable sort of ``−alpha``). Selected quantities (``xi``) come in that order.
+- ``N_s`` [R] counts the selected ``i`` with ``‖s − α_i x_i‖ ≤ r`` (the closed ball: a distance
+  equal to ``r`` counts), and is 0 unless no non-selected ``α_j x_j`` lies strictly inside the
+  ball (``‖s − α_j x_j‖ ≥ r`` for every valid ``j ∉ I_N``). The boundary is shared and a tie is
+  resolved in favour of separability: this is what makes the experiments' radius
+  ``r = min_{j∉I_N} ‖s − α_j x_j‖`` meaningful, since its closest non-selected token lies on the
+  sphere by construction. ``gated=False`` drops the gate (the count the proof bounds).
+- With no non-selected key (``n`` equal to the row's valid count) the experiments' radius is ``+inf``.
+
+>>> import numpy as np
+>>> alpha = np.array([0.5, 0.3, 0.2]); x = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.0]])
+>>> int(separable_count(alpha, x, 2, default_radius(alpha, x, 2)))
+2
+>>> np.round(xi(alpha, 2, M=1.0, delta=0.0), 3)
+array([0.3, 0.5])
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import numbers
+
+import numpy as np
+
+from theorems.validation import check_array, check_positive, check_top_n
+
+EXPONENTS = {"2M^2": 2.0, "16M^2": 16.0}
+"""The two readings of the upper bound's exponent: ``−(ξ − r)²/(c·M²)`` with ``c`` = 2 or 16."""
+
+
+# ----------------------------------------------------------------------------------------------
+# numpy / torch in, same kind out
+
+
+def _is_torch(value) -> bool:
+    # no `import torch` at module load: the catalogue imports this module and torch is slow to load
+    return type(value).__module__.split(".")[0] == "torch"
+
+
+def _to_numpy(value, dtype=float):
+    if _is_torch(value):
+        array = value.detach().cpu().numpy()
+        return array if dtype is None else array.astype(dtype)
+    return value
+
+
+def _like(result, *inputs):
+    """``result`` as a torch tensor on the inputs' device when any input is a tensor."""
+    for value in inputs:
+        if _is_torch(value):
+            import torch
+            return torch.as_tensor(np.asarray(result), device=value.device)
+    return result
+
+
+# ----------------------------------------------------------------------------------------------
+# validation and the selected set
+
+
+def _weights(alpha, mask):
+    alpha = check_array(_to_numpy(alpha), name="alpha")  # [..., L]
+    if np.any(alpha < 0):
+        raise ValueError(f"alpha must be non-negative attention weights; its least entry is {alpha.min()!r}")
+    if mask is None:
+        return alpha, np.ones(alpha.shape, dtype=bool)
+    mask = np.asarray(_to_numpy(mask, dtype=None))
+    if mask.dtype != bool:
+        raise TypeError(f"mask must be a boolean array (True = key present), got dtype {mask.dtype}")
+    try:
+        mask = np.broadcast_to(mask, alpha.shape)
+    except ValueError:
+        raise ValueError(f"mask of shape {mask.shape} does not broadcast to alpha's shape {alpha.shape}") from None
+    return alpha, mask
+
+
+def _check_n(n, valid) -> int:
+    least = int(valid.sum(-1).min()) if valid.size else 0
+    if least < 1:
+        raise ValueError("every row needs at least one valid key; a row of mask is all False")
+    return check_top_n(n, least, name="n")
+
+
+def top_n_indices(alpha, n: int, *, mask=None):
+    """``[..., n]`` indices of the ``n`` largest valid weights, descending, ties to the lower index.
+
+    >>> top_n_indices(np.array([0.2, 0.5, 0.3]), 2).tolist()
+    [1, 2]
+    """
+    a, valid = _weights(alpha, mask)
+    n = _check_n(n, valid)
+    ranked = np.argsort(np.where(valid, -a, np.inf), axis=-1, kind="stable")  # [..., L]
+    return _like(ranked[..., :n], alpha)
+
+
+def _selection(a, valid, n):
+    """Boolean ``[..., L]`` of ``I_N`` and the selected weights ``[..., n]`` in top-n order."""
+    ranked = np.argsort(np.where(valid, -a, np.inf), axis=-1, kind="stable")[..., :n]  # [..., n]
+    selected = np.zeros(a.shape, dtype=bool)
+    np.put_along_axis(selected, ranked, True, axis=-1)
+    return selected, np.take_along_axis(a, ranked, axis=-1)
+
+
+def _scalar_or_batch(value, *, name: str, batch_shape, strict: bool = True):
+    """A positive scalar, or an array broadcastable to the batch shape ``[...]``."""
+    array = np.asarray(_to_numpy(value), dtype=float)
+    if not np.all(np.isfinite(array) | (array == np.inf)) or np.any(array < 0) or (strict and np.any(array == 0)):
+        raise ValueError(f"{name}={value!r} must be {'> 0' if strict else '>= 0'} (and not nan)")
+    try:
+        return np.broadcast_to(array, batch_shape)
+    except ValueError:
+        raise ValueError(f"{name} of shape {array.shape} does not broadcast to the batch shape {batch_shape}") from None
+
+
+# ----------------------------------------------------------------------------------------------
+# ξ_i and the two bounds
+
+
+def xi_squared(selected, *, M, delta):
+    """``ξ_i²`` [R] from the selected weights ``[..., n]`` (any arithmetic: float or mpmath arrays).
+
+    ``ξ_i² = M²·Σ_{j≠i} α_j² + (M² − δ²/2)·Σ_{j≠k, both ≠ i} α_j α_k``, sums over ``I_N ∖ {i}``.
+    With ``A = Σ_{j≠i} α_j`` and ``B = Σ_{j≠i} α_j²`` the cross sum is ``A² − B``, so the whole
+    thing is a closed form in two prefix sums: no loop over pairs.
+    """
+    others = np.sum(selected, axis=-1, keepdims=True) - selected          # A  [..., n]
+    others_sq = np.sum(selected * selected, axis=-1, keepdims=True) - selected * selected  # B  [..., n]
+    return M * M * others_sq + (M * M - delta * delta / 2) * (others * others - others_sq)
+
+
+def _xi(a, valid, n, M, delta):
+    _, chosen = _selection(a, valid, n)                                   # [..., n]
+    squared = xi_squared(chosen, M=M[..., None], delta=delta[..., None])
+    # ξ² ≥ 0 whenever Assumption 2 is feasible (it bounds ‖Σ α_j x_j‖² pointwise); clip rounding only
+    return np.sqrt(np.maximum(squared, 0.0))
+
+
+def _shape_params(a, M, delta, r=None):
+    batch = a.shape[:-1]
+    M = _scalar_or_batch(M, name="M", batch_shape=batch)
+    delta = _scalar_or_batch(delta, name="delta", batch_shape=batch, strict=False)
+    if np.any(delta > 2 * M * (1 + 1e-9)):  # an ulp of rounding in a computed 2M is not an error
+        raise ValueError("delta must be <= 2*M: two points of a sphere of radius M are at most 2M apart")
+    if r is None:
+        return M, delta
+    return M, delta, _scalar_or_batch(r, name="r", batch_shape=batch)
+
+
+def xi(alpha, n: int, *, M, delta, mask=None):
+    """``[..., n]`` the spread ``ξ_i`` [R] of the other selected rescaled embeddings, ``i ∈ I_N`` in top-n order.
+
+    >>> np.round(xi(np.array([0.5, 0.5]), 2, M=1.0, delta=0.0), 3).tolist()
+    [0.5, 0.5]
+    """
+    a, valid = _weights(alpha, mask)
+    n = _check_n(n, valid)
+    M, delta = _shape_params(a, M, delta)
+    return _like(_xi(a, valid, n, M, delta), alpha)
+
+
+def separability_lower_bound(alpha, n: int, r, *, M, delta, mask=None):
+    """``[...]`` Theorem 2's lower bound [R] ``1 − (1/(r·N))·Σ_{i∈I_N} ξ_i`` (Markov + Cauchy–Schwarz).
+
+    >>> float(separability_lower_bound(np.array([0.5, 0.5]), 2, 1.0, M=1.0, delta=0.0))
+    0.5
+    """
+    a, valid = _weights(alpha, mask)
+    n = _check_n(n, valid)
+    M, delta, r = _shape_params(a, M, delta, r)
+    return _like(1 - _xi(a, valid, n, M, delta).sum(-1) / (r * n), alpha)
+
+
+def separability_upper_bound(alpha, n: int, r, *, M, delta, exponent: str = "2M^2", mask=None):
+    """``[...]`` Theorem 2's upper bound [R] ``(1/N)·Σ_{i∈I_N} exp(−(ξ_i − r)²/(c·M²))``, ``c`` from ``exponent``.
+
+    >>> round(float(separability_upper_bound(np.array([1.0, 0.0]), 1, 1.0, M=1.0, delta=0.0)), 4)
+    0.6065
+    """
+    if exponent not in EXPONENTS:
+        raise ValueError(f"exponent={exponent!r} must be one of {tuple(EXPONENTS)}")
+    a, valid = _weights(alpha, mask)
+    n = _check_n(n, valid)
+    M, delta, r = _shape_params(a, M, delta, r)
+    gap = _xi(a, valid, n, M, delta) - r[..., None]                      # [..., n]
+    return _like(np.exp(-gap * gap / (EXPONENTS[exponent] * (M * M)[..., None])).mean(-1), alpha)
+
+
+# ----------------------------------------------------------------------------------------------
+# N_s and the experiments' radius
+
+
+def _distances(alpha, x, n, mask):
+    """Validated ``(selected [..., L], non-selected [..., L], ‖s − α_i x_i‖ [..., L])``."""
+    a, valid = _weights(alpha, mask)
+    n = _check_n(n, valid)
+    x = check_array(_to_numpy(x), name="x", min_ndim=2)                  # [..., L, d]
+    try:  # alpha [L] against x [S, L, d] (Monte Carlo) or alpha [..., L] against x [L, d]: one common batch
+        batch = np.broadcast_shapes(a.shape[:-1], x.shape[:-2])
+        if x.shape[-2] != a.shape[-1]:
+            raise ValueError
+    except ValueError:
+        raise ValueError(f"x of shape {x.shape} must be [..., L, d] matching alpha's shape {a.shape}") from None
+    a, valid = np.broadcast_to(a, batch + a.shape[-1:]), np.broadcast_to(valid, batch + a.shape[-1:])
+    x = np.broadcast_to(x, batch + x.shape[-2:])
+    selected, _ = _selection(a, valid, n)
+    scaled = a[..., None] * x                                            # α_i x_i  [..., L, d]
+    s = np.sum(np.where(selected[..., None], scaled, 0.0), axis=-2)      # [..., d]
+    distance = np.sqrt(np.sum((s[..., None, :] - scaled) ** 2, axis=-1))  # [..., L]
+    return selected, valid & ~selected, distance, n
+
+
+def default_radius(alpha, x, n: int, *, mask=None):
+    """``[...]`` the experiments' radius ``r = min_{j∉I_N} ‖s − α_j x_j‖`` (``+inf`` with no non-selected key).
+
+    >>> float(default_radius(np.array([0.6, 0.4]), np.array([[1.0], [-1.0]]), 1))
+    1.0
+    """
+    _, others, distance, _ = _distances(alpha, x, n, mask)
+    return _like(np.min(np.where(others, distance, np.inf), axis=-1), alpha, x)
+
+
+def separable_count(alpha, x, n: int, r, *, mask=None, gated: bool = True):
+    """``int [...]`` ``N_s`` [R]: selected ``i`` with ``‖s − α_i x_i‖ ≤ r``, 0 if a non-selected one is ``< r``.
+
+    ``gated=False`` counts the selected tokens in the closed ball whatever the non-selected do
+    (the quantity whose expectation the proof of Theorem 2 bounds).
+
+    >>> alpha = np.array([0.6, 0.4]); x = np.array([[1.0], [-1.0]])
+    >>> int(separable_count(alpha, x, 1, 0.5)), int(separable_count(alpha, x, 1, 2.0)), int(separable_count(alpha, x, 1, 2.0, gated=False))
+    (1, 0, 1)
+    """
+    selected, others, distance, _ = _distances(alpha, x, n, mask)
+    radius = _scalar_or_batch(r, name="r", batch_shape=distance.shape[:-1], strict=False)[..., None]  # [..., 1]
+    inside = np.sum(selected & (distance <= radius), axis=-1)            # [...]
+    if gated:
+        inside = np.where(np.all(~others | (distance >= radius), axis=-1), inside, 0)
+    return _like(inside.astype(np.int64), alpha, x)
+
+
+# ----------------------------------------------------------------------------------------------
+# Monte Carlo estimates of E[N_s]/N with a distribution-free confidence interval
+
+
+@dataclasses.dataclass(frozen=True)
+class FractionEstimate:
+    """A Monte Carlo mean with a two-sided interval valid at ``level`` (Hoeffding: no variance assumed)."""
+
+    mean: float
+    low: float
+    high: float
+    samples: int
+    level: float
+    acceptance_rate: float
+    method: str
+
+
+def hoeffding_halfwidth(samples: int, *, level: float, value_range: float = 1.0) -> float:
+    """Half-width of the two-sided Hoeffding interval for the mean of ``samples`` i.i.d. draws in a range.
+
+    >>> round(hoeffding_halfwidth(20000, level=1 - 1e-6), 4)
+    0.019
+    """
+    if not isinstance(samples, numbers.Integral) or samples < 1:
+        raise ValueError(f"samples={samples!r} must be a positive integer")
+    if not 0 < level < 1:
+        raise ValueError(f"level={level!r} must lie in (0, 1)")
+    check_positive(value_range, name="value_range")
+    return float(value_range * np.sqrt(np.log(2 / (1 - level)) / (2 * samples)))
+
+
+def estimate_separable_fraction(alpha, n: int, r, *, M: float, dim: int, delta: float = 0.0, samples: int,
+                                seed: int, gated: bool = True, law: str = "uniform",
+                                level: float = 1 - 1e-6) -> FractionEstimate:
+    """``E[N_s]/N`` over random embeddings (Assumption 1, and Assumption 2 when ``delta > 0``), seeded.
+
+    ``alpha [L]`` and ``I_N`` are fixed; ``x [samples, L, dim]`` is drawn in one go (rejection for
+    Assumption 2) and ``N_s/N`` is averaged; the interval is Hoeffding's for a mean of ``[0, 1]``
+    variables, valid at ``level`` whatever their correlation inside one sample.
+
+    >>> e = estimate_separable_fraction(np.array([0.7, 0.3]), 1, 0.3, M=1.0, dim=3, samples=2000, seed=0)
+    >>> e.mean, e.low < 1 <= e.high
+    (1.0, True)
+    """
+    from theorems.assumptions import sample_configurations
+
+    a = check_array(_to_numpy(alpha), name="alpha", ndim=1)
+    n = check_top_n(n, len(a))
+    x, rate = sample_configurations(samples=samples, length=len(a), dim=dim, radius=M, min_distance=delta,
+                                    seed=seed, law=law)                  # [S, L, d]
+    fraction = separable_count(a, x, n, r, gated=gated) / n               # [S]
+    half = hoeffding_halfwidth(samples, level=level)
+    mean = float(fraction.mean())
+    return FractionEstimate(mean, mean - half, mean + half, samples, level, rate,
+                            f"Hoeffding interval at level {level:g}, {samples} seeded samples")

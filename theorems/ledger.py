@@ -33,8 +33,9 @@ def collect(statements: Iterable[Statement], *, max_examples: int | None, seed: 
     for statement in statements:
         progress(statement.id)
         verdict = check(statement, max_examples=max_examples, seed=seed)
+        # a refuted statement is refuted whatever its hypotheses: probing them would show nothing
         probes = tuple(necessity(statement, h.name, max_examples=max_examples, seed=seed)
-                       for h in statement.hypotheses if h.violated_by is not None)
+                       for h in statement.hypotheses if h.violated_by is not None and verdict.found == "holds")
         entries.append(Entry(statement, verdict, probes))
     return entries
 
@@ -79,7 +80,9 @@ def section(entry: Entry) -> str:
         lines.append(f"- Minimal counterexample: {_counterexample(v.report.counterexample)}")
     for h in s.hypotheses:
         probe = next((n for n in entry.necessities if n.hypothesis == h.name), None)
-        if probe is None:
+        if v.found == "refuted":
+            status = "not probed (the statement fails with every hypothesis satisfied)"
+        elif probe is None:
             status = "not probed (no violating instances defined)"
         elif probe.needed:
             status = f"**needed**: {_counterexample(probe.counterexample)}"

@@ -1,4 +1,5 @@
-"""Every statement of the catalogue gets the verdict it is expected to get (the CI gate, as a test)."""
+"""Every statement of the catalogue gets the verdict it is expected to get (the CI gate, as a test),
+and every refutation re-confirms from its instance alone."""
 
 import pytest
 
@@ -13,11 +14,6 @@ def test_verdict_matches_expected(statement):
     assert verdict.found == statement.expected, (
         f"{statement.id}: expected {statement.expected}, found {verdict.found}"
         + (f" with {cx.to_json()}" if cx else ""))
-
-
-@pytest.mark.parametrize("statement", [s for s in STATEMENTS.values() if s.expected == "refuted"],
-                         ids=[k for k, s in STATEMENTS.items() if s.expected == "refuted"])
-def test_refutation_is_confirmed_and_reproducible(statement):
-    first = check(statement, seed=0).report.counterexample
-    again = confirmation(statement)(first.instance)
-    assert again is not None and again.margin > 0, f"{statement.id}: the counterexample does not re-confirm"
+    if cx is not None:
+        again = confirmation(statement)(cx.instance)
+        assert again is not None and again.margin > 0, f"{statement.id}: the counterexample does not re-confirm"

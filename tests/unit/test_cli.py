@@ -15,7 +15,7 @@ def test_list_shows_every_statement(capsys):
 
 
 def test_check_json_reports_verdicts_and_counterexamples(capsys):
-    assert cli.main(["check", "corollary1.own-key", "--json", "--max-examples", "50"]) == 0
+    assert cli.main(["check", "corollary1.own-key", "--json", "--max-examples", "150"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert {v["id"] for v in report["verdicts"]} == {"corollary1.own-key.upper", "corollary1.own-key.lower",
                                                       "corollary1.own-key.upper.corrected",
@@ -48,7 +48,7 @@ def test_ledger_writes_markdown_and_refreshes_the_readme_table(tmp_path, monkeyp
     readme.write_text("x\n<!-- verdicts:start -->\nold\n<!-- verdicts:end -->\ny\n")
     monkeypatch.setattr(cli, "STATEMENTS", {k: v for k, v in STATEMENTS.items() if k.startswith("corollary1.own-key.upper")})
     out = tmp_path / "verdicts.md"
-    assert cli.main(["ledger", "--out", str(out), "--readme", str(readme), "--max-examples", "30"]) == 0
+    assert cli.main(["ledger", "--out", str(out), "--readme", str(readme), "--max-examples", "150"]) == 0
     assert "Minimal counterexample" in out.read_text() and "## `corollary1.own-key.upper` [P]" in (tmp_path / "catalogue.md").read_text()
     assert "\nold\n" not in readme.read_text()
     assert "`corollary1.own-key.upper`" in readme.read_text()
@@ -58,3 +58,10 @@ def test_help_explains_itself(capsys):
     with pytest.raises(SystemExit):
         cli.main(["--help"])
     assert "exit 1 if a verdict differs" in capsys.readouterr().out
+
+
+def test_ledger_probes_hypotheses_only_of_statements_that_hold():
+    from theorems import ledger
+    entries = ledger.collect([STATEMENTS["corollary1.own-key.upper"], STATEMENTS["lemma1.upper"]], max_examples=30, seed=0)
+    refuted, holds = entries
+    assert refuted.necessities == () and {n.hypothesis for n in holds.necessities} == {"positive", "length-independent", "bounded"}

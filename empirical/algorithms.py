@@ -1,0 +1,451 @@
+"""The paper's Algorithms 1-5 on real heads, vectorised over heads and tokens.
+
+Every quantity comes from the theory modules (``theorems.distance``, ``theorems.separability``,
+``theorems.sensitivity``); this file only feeds them the heads of a model, in memory-bounded blocks
+(:mod:`empirical.rows`), and aggregates as the paper does: a mean over query tokens per head
+(and over windows), then statistics over the heads.
+
+- Alg. 1 :func:`distance_vs_length`: ``N = 5``, ``L`` on a grid: true ``d̃`` (both readings), the
+  Theorem 1 fixed bound (both centres), the random-selection main sum.
+- Alg. 2 :func:`distance_vs_n`: the same at one ``L``, ``N`` on a grid.
+- Alg. 3 :func:`critical_n`: the first ``N`` where a two-sample Kolmogorov-Smirnov test on the
+  per-head token means of ``d̃`` and of the estimate no longer rejects, at levels 0.01 and 0.05.
+- Alg. 4 :func:`separability`: embeddings on the unit sphere, ``δ`` the head's minimum pairwise
+  distance, ``r`` the experiments' radius; ``N_s/N`` and both Theorem 2 bounds.
+- Alg. 5 :func:`sensitivity`: ``g(T, ε)`` and the exact Jacobian norms on a temperature grid.
+
+Each returns a JSON-ready dict with the figure's data and, for the statements that apply to a
+single instance, the per-token checks (:mod:`empirical.checks`).
+
+>>> setup = Setup(load_model("minilm"), text=WAR_AND_PEACE)      # doctest: +SKIP
+>>> distance_vs_n(setup, length=128, ns=(1, 5))["points"][0]["n"]  # doctest: +SKIP
+1
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import warnings
+from pathlib import Path
+
+import numpy as np
+import torch
+from tqdm.auto import tqdm
+
+from empirical.checks import Check, merge, tally
+from empirical.extraction import Heads, extract
+from empirical.loading import LoadedModel
+from empirical.rows import BUDGET, Rows, count_blocks, map_rows, valid_rows
+from empirical.text import windows
+
+PAPER_LENGTHS = (32, 64, 128, 256, 512, 1024)
+PAPER_NS = (1, 5, 10, 20, 100)
+LEVELS = (0.01, 0.05)
+SEPARABILITY_NS = (1, 2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128)
+TEMPERATURES = tuple(np.logspace(-2, 1, 16).round(6).tolist())
+EPSILONS = (1e-3, 1e-1, 10.0)
+
+THEOREM1_CHECKS = tuple(
+    Check(f"theorem1.fixed.{reading}.{center}", f"distance_{reading}", f"bound_{center}",
+          note="Theorem 1 part 1 [R], one instance per head and query token")
+    for reading in ("sum", "norm") for center in ("normalised", "max-norm"))
+"""Theorem 1's fixed-``I_N`` bound, each reading of ``d̃`` against each reading of ``‖x̄‖``."""
+
+
+@dataclasses.dataclass
+class Setup:
+    """What every algorithm reads: the model, the text (or random tokens), and how to cut it.
+
+    ``windows`` consecutive windows per length (statistics pool their tokens); ``embeddings`` picks
+    the ``x_i`` (:data:`empirical.extraction.EMBEDDINGS`); ``text=None`` feeds random token ids
+    drawn from ``seed`` (the benchmark on random weights, and unit tests).
+    """
+
+    loaded: LoadedModel
+    text: Path | str | None = None
+    windows: int = 1
+    embeddings: str = "values"
+    budget: int = BUDGET
+    seed: int = 0
+    progress: bool = True
+    _cache: dict = dataclasses.field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.windows, int) or self.windows < 1:
+            raise ValueError(f"windows={self.windows!r} must be a positive integer")
+
+    def lengths(self, wanted) -> list[int]:
+        """The lengths of ``wanted`` the model accepts (BERT-family encoders stop at 512)."""
+        kept = [int(length) for length in wanted if int(length) <= self.loaded.max_length]
+        if not kept:
+            raise ValueError(f"no length of {tuple(wanted)} fits {self.loaded.name} (at most {self.loaded.max_length})")
+        return kept
+
+    def token_ids(self, length: int) -> torch.Tensor:
+        """``[windows, length]`` token ids: consecutive windows of the text, or seeded random ids."""
+        if self.text is None:
+            vocabulary = int(self.loaded.model.config.vocab_size)
+            generator = torch.Generator().manual_seed(self.seed + length)
+            return torch.randint(0, vocabulary, (self.windows, length), generator=generator)
+        return windows(self.text, tokenizer=self.loaded.tokenizer, length=length, count=self.windows)
+
+    def heads(self, length: int) -> Heads:
+        """Every head on the windows of ``length`` tokens (the last length is kept: GPT-2's at L = 1024 is 2 GB)."""
+        if length not in self._cache:
+            self._cache.clear()  # free the previous heads before the next forward pass
+            self._cache[length] = extract(self.loaded, self.token_ids(length))
+        return self._cache[length]
+
+    def bar(self, total: int, description: str):
+        return tqdm(total=total, desc=description, unit="block", leave=False, disable=not self.progress)
+
+
+def _head_stats(per_head: np.ndarray) -> dict:
+    """Mean, median and quartiles over heads of per-head values (NaN heads ignored)."""
+    values = per_head[np.isfinite(per_head)]
+    if not values.size:
+        return {"mean": None, "median": None, "q25": None, "q75": None}
+    q25, median, q75 = np.percentile(values, [25, 50, 75])
+    return {"mean": float(values.mean()), "median": float(median), "q25": float(q25), "q75": float(q75)}
+
+
+def _token_means(values: np.ndarray) -> np.ndarray:
+    """``[B, layer, head, R, ...]`` -> ``[layer·head, ...]``: the mean over windows and tokens per head."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # a head with no usable token: NaN, on purpose
+        means = np.nanmean(values, axis=(0, 3))  # [layer, head, ...]
+    return means.reshape(-1, *means.shape[2:])
+
+
+# ----------------------------------------------------------------------------------------------
+# Algorithms 1 and 2: distance, bound and estimate
+
+
+DISTANCE_QUANTITIES = ("distance_sum", "distance_norm", "bound_normalised", "bound_max-norm", "estimate")
+
+
+def _distance_rows(n: int, quantities=DISTANCE_QUANTITIES):
+    from theorems.distance import distance, fixed_bound, random_main_sum
+
+    calls = {
+        "distance_sum": lambda a, x, mask: distance(a, x, n, reading="sum", mask=mask),
+        "distance_norm": lambda a, x, mask: distance(a, x, n, reading="norm", mask=mask),
+        "bound_normalised": lambda a, x, mask: fixed_bound(a, x, n, center="normalised", mask=mask),
+        "bound_max-norm": lambda a, x, mask: fixed_bound(a, x, n, center="max-norm", mask=mask),
+        "estimate": lambda a, x, mask: random_main_sum(a, x, n, mask=mask),
+    }
+
+    def function(rows: Rows) -> dict[str, np.ndarray]:
+        # alpha [H, C, L], x [H, 1, L, d] (one set of embeddings per head, shared by its queries), mask [C, L]
+        return {name: calls[name](rows.alpha, rows.x, rows.mask) for name in quantities}
+    return function
+
+
+CONFIRM_ENTRIES = 1 << 18
+"""Theorem 1 violations are re-checked in mpmath when ``L·N·d`` is at most this (about 10 s)."""
+CONFIRM_KEYS = 128
+"""Rows with more visible keys are not re-checked in mpmath (50-digit arithmetic on L² entries is slow)."""
+CONFIRM_KEYS_SPECTRAL = 16
+"""The same for a spectral norm: an mpmath SVD of a 16 x 16 matrix takes a second, of 64 x 64 a minute."""
+
+
+def _confirmer(heads: Heads, embeddings: str, n: int):
+    """Re-check a violation of a Theorem 1 statement in mpmath, on the statement's own sides.
+
+    The instance is the head's row restricted to its visible keys, in the family's own form
+    ``{w, x, n}`` (``α = w/Σw``); only reported violations are re-checked, never every token.
+    """
+    from theorems import STATEMENTS
+    from theorems.search import confirm_in_high_precision
+
+    x_all = heads.embeddings(embeddings)
+
+    def confirm(statement_id: str, example: dict) -> bool | None:
+        if statement_id not in STATEMENTS.keys():
+            return None
+        w, layer, head, token = example["window"], example["layer"], example["head"], example["token"]
+        keys = heads.visible[w, token].numpy()
+        if keys.sum() * n * x_all.shape[-1] > CONFIRM_ENTRIES:
+            return None  # d_1 takes (L - N)·N·d mpmath differences
+        weights = torch.softmax(heads.logits[w, layer, head, token].double(), dim=-1)  # as in the blocks
+        instance = {"w": weights.numpy()[keys],
+                    "x": x_all[w, layer, head].double().numpy()[keys], "n": n}
+        return confirm_in_high_precision(STATEMENTS[statement_id], instance) is not None
+    return confirm
+
+
+def distance_point(setup: Setup, *, length: int, n: int, tokens: int | None = None, checks: bool = True,
+                   description: str = "", quantities=DISTANCE_QUANTITIES) -> dict:
+    """Per-head token means of ``d̃``, the bounds and the estimate at one ``(L, N)``, plus the checks."""
+    heads = setup.heads(length)
+    index = valid_rows(heads, min_keys=n, tokens=tokens)
+    width = n if any(name.startswith("bound") for name in quantities) else 1  # fixed_bound makes [.., N, L]
+    with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, width=width, budget=setup.budget),
+                   description or f"distance L={length} N={n}") as bar:
+        mapped = map_rows(heads, _distance_rows(n, quantities), index=index, embeddings=setup.embeddings,
+                          width=width, budget=setup.budget, progress=bar)
+    per_head = {key: _token_means(value) for key, value in mapped.values.items()}  # each [layer·head]
+    point = {"length": length, "n": n, "tokens": int(len(index)), "windows": setup.windows,
+             "per_head": {key: value.tolist() for key, value in per_head.items()},
+             "stats": {key: _head_stats(value) for key, value in per_head.items()}}
+    if checks:
+        context = {"length": length, "n": n}
+        confirm = _confirmer(heads, setup.embeddings, n)
+        point["checks"] = [tally(check, mapped.values, mapped.index, context=context, confirm=confirm)
+                           for check in THEOREM1_CHECKS]
+    return point
+
+
+def _collect_checks(points: list[dict]) -> dict:
+    return merge([one for point in points for one in point.pop("checks", [])])
+
+
+def distance_vs_length(setup: Setup, *, lengths=PAPER_LENGTHS, n: int = 5, tokens: int | None = None) -> dict:
+    """Algorithm 1: ``d̃``, the Theorem 1 bound and the random estimate against ``L`` at fixed ``N``.
+
+    ``tokens`` (default: all) keeps that many evenly spaced query tokens per head.
+    """
+    points = [distance_point(setup, length=length, n=n, tokens=tokens, description=f"Alg. 1 L={length}")
+              for length in tqdm(setup.lengths(lengths), desc="Alg. 1 (distance vs L)", disable=not setup.progress)]
+    return {"algorithm": 1, "n": n, "tokens_per_head": tokens, "points": points, "checks": _collect_checks(points)}
+
+
+def distance_vs_n(setup: Setup, *, length: int = 1024, ns=PAPER_NS, tokens: int | None = None) -> dict:
+    """Algorithm 2: the same at fixed ``L`` against ``N`` (the values of ``ns`` that fit ``L``)."""
+    length = min(length, setup.loaded.max_length)
+    kept = [n for n in ns if n < length]
+    points = [distance_point(setup, length=length, n=n, tokens=tokens, description=f"Alg. 2 N={n}")
+              for n in tqdm(kept, desc=f"Alg. 2 (distance vs N, L={length})", disable=not setup.progress)]
+    return {"algorithm": 2, "length": length, "tokens_per_head": tokens, "points": points,
+            "checks": _collect_checks(points)}
+
+
+# ----------------------------------------------------------------------------------------------
+# Algorithm 3: the critical N
+
+
+def critical_n(setup: Setup, *, lengths=PAPER_LENGTHS, levels=LEVELS, tokens: int | None = 64) -> dict:
+    """Algorithm 3: per ``L``, the first ``N`` where the KS test of per-head means stops rejecting.
+
+    The per-head means of ``d̃`` (sum reading) and of the random estimate are compared with
+    ``scipy.stats.ks_2samp``; the test rejects at ``level`` when ``p < level``. The search gallops
+    (``N = 1, 2, 4, ...``) to the first non-rejecting power of two, then bisects below it: it finds
+    the first ``N`` exactly when rejection stops once and for all (every evaluated ``N`` is kept in
+    ``evaluated``, so this can be read off). ``tokens`` query rows per head, evenly spaced, stand
+    for all of them (the paper's run took 17 h on 10 cores with every token).
+    """
+    from scipy.stats import ks_2samp
+
+    results = []
+    for length in tqdm(setup.lengths(lengths), desc="Alg. 3 (critical N)", disable=not setup.progress):
+        evaluated: dict[int, dict] = {}
+
+        def p_value(n: int) -> float:
+            if n not in evaluated:
+                point = distance_point(setup, length=length, n=n, tokens=tokens, checks=False,
+                                       description=f"Alg. 3 L={length} N={n}",
+                                       quantities=("distance_sum", "estimate"))
+                d = np.asarray(point["per_head"]["distance_sum"])
+                e = np.asarray(point["per_head"]["estimate"])
+                ok = np.isfinite(d) & np.isfinite(e)
+                test = ks_2samp(d[ok], e[ok])
+                evaluated[n] = {"n": n, "statistic": float(test.statistic), "p_value": float(test.pvalue),
+                                "distance_mean": float(d[ok].mean()), "estimate_mean": float(e[ok].mean())}
+            return evaluated[n]["p_value"]
+
+        critical = {}
+        for level in levels:
+            low, high = 0, 1  # low: largest N known to reject (0 = none yet); high: candidate
+            while high < length and p_value(high) < level:
+                low, high = high, min(2 * high, length)
+            if high >= length and p_value(length) < level:
+                critical[str(level)] = None
+                continue
+            while high - low > 1:
+                middle = (low + high) // 2
+                low, high = (middle, high) if p_value(middle) < level else (low, middle)
+            critical[str(level)] = high
+        results.append({"length": length, "critical_n": critical,
+                        "ratio": {k: (v / length if v else None) for k, v in critical.items()},
+                        "evaluated": [evaluated[n] for n in sorted(evaluated)]})
+    return {"algorithm": 3, "levels": list(levels), "tokens_per_head": tokens, "points": results}
+
+
+# ----------------------------------------------------------------------------------------------
+# Algorithm 4: separability
+
+
+def minimum_distances(heads: Heads, *, embeddings: str = "values") -> np.ndarray:
+    """``δ [B, layer, head]``: the least pairwise distance between a head's unit-normalised embeddings."""
+    x = heads.embeddings(embeddings).to(torch.float64)  # [B, layer, H, L, d]
+    x = x / x.norm(dim=-1, keepdim=True).clamp_min(torch.finfo(torch.float64).tiny)
+    out = torch.empty(x.shape[:3], dtype=torch.float64)
+    for window in range(x.shape[0]):  # one Gram matrix [layer, H, L, L] per window
+        gram = x[window] @ x[window].transpose(-1, -2)
+        squared = (2 - 2 * gram).clamp_min(0)  # ‖x̂_i − x̂_j‖² on the unit sphere
+        squared.diagonal(dim1=-2, dim2=-1).fill_(float("inf"))
+        out[window] = squared.flatten(-2).min(-1).values.sqrt()
+    return out.numpy()
+
+
+def _separability_rows(n: int, delta: np.ndarray):
+    from theorems.separability import (default_radius, separability_lower_bound, separability_upper_bound,
+                                       separable_count)
+
+    def function(rows: Rows) -> dict[str, np.ndarray]:
+        a, x, mask = rows.alpha, rows.x, rows.mask  # [H, C, L], [H, 1, L, d] (unit norm), [C, L]
+        d = delta[rows.window, rows.layer][:, None]  # [H, 1]
+        r = np.asarray(default_radius(a, x, n, mask=mask))  # [H, C]
+        usable = np.isfinite(r) & (r > 0)
+        safe = np.where(usable, r, 1.0)
+        nan = np.where(usable, 1.0, np.nan)
+        return {
+            "radius": np.where(usable, r, np.nan),
+            "fraction": separable_count(a, x, n, safe, mask=mask) / n * nan,
+            "lower": separability_lower_bound(a, n, safe, M=1.0, delta=d, mask=mask) * nan,
+            "upper_2M2": separability_upper_bound(a, n, safe, M=1.0, delta=d, exponent="2M^2", mask=mask) * nan,
+            "upper_16M2": separability_upper_bound(a, n, safe, M=1.0, delta=d, exponent="16M^2", mask=mask) * nan,
+        }
+    return function
+
+
+def separability(setup: Setup, *, length: int = 1024, ns=SEPARABILITY_NS, tokens: int | None = None) -> dict:
+    """Algorithm 4: ``N_s/N`` per head and token against ``N``, with both Theorem 2 bounds.
+
+    Embeddings on the unit sphere (``M = 1``); ``δ`` per head and window is the least pairwise
+    distance of its ``L`` embeddings; ``r = min_{j∉I_N} ‖s − α_j x_j‖`` per token. Rows whose ``r``
+    is not positive and finite (every valid key selected) are left out. Theorem 2 bounds an
+    expectation over random embeddings: on one real head the bounds are a reference, not a claim,
+    so the share of tokens inside ``[lower, upper]`` is reported, not counted as violations.
+    """
+    length = min(length, setup.loaded.max_length)
+    heads = setup.heads(length)
+    delta = minimum_distances(heads, embeddings=setup.embeddings)  # [B, layer, H]
+    points = []
+    for n in tqdm([n for n in ns if n < length], desc=f"Alg. 4 (separability, L={length})",
+                  disable=not setup.progress):
+        index = valid_rows(heads, min_keys=n + 1, tokens=tokens)
+        with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, budget=setup.budget),
+                       f"Alg. 4 N={n}") as bar:
+            mapped = map_rows(heads, _separability_rows(n, delta), index=index, embeddings=setup.embeddings,
+                              budget=setup.budget, normalise=True, progress=bar)
+        values = mapped.values
+        per_head = {key: _token_means(value) for key, value in values.items()}
+        present = np.isfinite(values["fraction"])
+        inside = present & (values["fraction"] >= values["lower"]) & (values["fraction"] <= values["upper_2M2"])
+        points.append({"n": n, "tokens": int(len(index)),
+                       "per_head": {key: value.tolist() for key, value in per_head.items()},
+                       "stats": {key: _head_stats(value) for key, value in per_head.items()},
+                       "share_within_bounds": float(inside.sum() / max(present.sum(), 1)),
+                       "share_above_upper_2M2": float((present & (values["fraction"] > values["upper_2M2"])).sum()
+                                                      / max(present.sum(), 1))})
+    return {"algorithm": 4, "length": length, "M": 1.0, "tokens_per_head": tokens,
+            "delta": {"min": float(delta.min()), "median": float(np.median(delta)), "max": float(delta.max())},
+            "points": points}
+
+
+# ----------------------------------------------------------------------------------------------
+# Algorithm 5: gradient sensitivity
+
+
+def _sensitivity_rows(temperatures, epsilons, seed: int):
+    from theorems.sensitivity import finite_difference_sensitivity, softmax_jacobian_norms
+
+    t = np.asarray(temperatures, dtype=float)
+    e = np.asarray(epsilons, dtype=float)
+
+    def function(rows: Rows) -> dict[str, np.ndarray]:
+        block_seed = seed + 7919 * rows.window + 104729 * rows.layer + int(rows.index[0])  # a new v per block
+        out = {f"jacobian_{key}": value  # each [H, C, n_T]
+               for key, value in softmax_jacobian_norms(rows.logits, t, mask=rows.mask).items()}
+        out["g"] = finite_difference_sensitivity(rows.logits, t, e, seed=block_seed, mask=rows.mask)  # [H, C, n_T, n_ε]
+        return out
+    return function
+
+
+COROLLARY3_READINGS = ("spectral", "frobenius", "row", "entry")
+
+
+def sensitivity_checks() -> tuple[Check, ...]:
+    """Corollary 3's readings, the paper's bound and the corrected suprema, per token and ``T`` (and ``ε``).
+
+    The right side of each check is the statement's own ``rhs`` (it depends on ``T`` and ``ε`` only),
+    evaluated on the grid: see :func:`_statement_bounds`.
+    """
+    checks = []
+    for suffix, note in (("", "Corollary 3 [P]: min{1/(4T), √2}"), (".corrected", "the proven supremum")):
+        checks += [Check(f"corollary3.{reading}{suffix}", f"jacobian_{reading}", f"rhs:corollary3.{reading}{suffix}",
+                         extra=("T",), note=f"exact norm of (diag α − ααᵀ)/T against {note}")
+                   for reading in COROLLARY3_READINGS]
+        checks.append(Check(f"corollary3.finite-difference{suffix}", "g", f"rhs:corollary3.finite-difference{suffix}",
+                            extra=("T", "epsilon"), note=f"g(T, ε) of Algorithm 5 against {note}"))
+    return tuple(checks)
+
+
+def _statement_bounds(check: Check, temperatures, epsilons) -> np.ndarray | None:
+    """The right side of ``check.statement`` on the ``T`` (x ``ε``) grid, from the catalogue's own formula."""
+    from theorems import STATEMENTS
+    from theorems.precision import F64
+
+    if check.statement not in STATEMENTS.keys():
+        return None
+    rhs = STATEMENTS[check.statement].rhs
+    dummy = np.zeros(2)
+    grid = [[float(rhs({"logits": dummy, "T": float(t), "eps": float(e), "v": dummy}, F64)) for e in epsilons]
+            for t in temperatures]  # a loop over the grid of T and ε, not over tokens
+    grid = np.asarray(grid)  # [n_T, n_ε]
+    return grid if "epsilon" in check.extra else grid[:, 0]
+
+
+def _sensitivity_confirmer(heads: Heads):
+    """Re-check a Corollary 3 violation on the statement's own sides in mpmath (``{logits, T}``)."""
+    from theorems import STATEMENTS
+    from theorems.search import confirm_in_high_precision
+
+    def confirm(statement_id: str, example: dict) -> bool | None:
+        if statement_id not in STATEMENTS.keys() or "epsilon" in example:
+            return None  # g(T, ε) used a random direction v drawn per block: not rebuilt here
+        w, layer, head, token = example["window"], example["layer"], example["head"], example["token"]
+        keys = heads.visible[w, token].numpy()
+        if keys.sum() > (CONFIRM_KEYS_SPECTRAL if statement_id.startswith("corollary3.spectral") else CONFIRM_KEYS):
+            return None  # an mpmath SVD (or L² mpmath entries) of a longer row takes minutes
+        instance = {"logits": heads.logits[w, layer, head, token].double().numpy()[keys], "T": example["T"]}
+        return confirm_in_high_precision(STATEMENTS[statement_id], instance) is not None
+    return confirm
+
+
+def sensitivity(setup: Setup, *, length: int = 1024, temperatures=TEMPERATURES, epsilons=EPSILONS,
+                tokens: int | None = None) -> dict:
+    """Algorithm 5: ``g(T, ε)`` (token mean per head, maximum over heads) and the exact ``‖J‖``.
+
+    The logits are the model's own (scaled, masked); ``T`` divides them once more, so ``T = 1`` is
+    the model's attention. Every token and ``T`` is checked against Corollary 3's readings.
+    """
+    from theorems.sensitivity import Sensitivity, fig4_claims
+
+    length = min(length, setup.loaded.max_length)
+    heads = setup.heads(length)
+    index = valid_rows(heads, min_keys=1, tokens=tokens)
+    with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, width=len(temperatures),
+                                budget=setup.budget), f"Alg. 5 L={length}") as bar:
+        mapped = map_rows(heads, _sensitivity_rows(temperatures, epsilons, setup.seed), index=index,
+                          embeddings=setup.embeddings, width=len(temperatures), budget=setup.budget, progress=bar)
+    values = mapped.values
+    g = _token_means(values["g"])  # [G, n_T, n_ε]
+    spectral = _token_means(values["jacobian_spectral"])  # [G, n_T]
+    result = Sensitivity(np.asarray(temperatures, dtype=float), np.asarray(epsilons, dtype=float), g, spectral)
+    curves_g, curves_spectral = result.curves()
+    labels = {"T": list(temperatures), "epsilon": list(epsilons)}
+    tallies = []
+    confirm = _sensitivity_confirmer(heads)
+    for check in sensitivity_checks():
+        bound = _statement_bounds(check, temperatures, epsilons)
+        if bound is None:
+            continue  # not in the catalogue
+        values[check.rhs] = bound  # broadcasts against [B, layer, head, R, n_T(, n_ε)]
+        tallies.append(tally(check, values, mapped.index, labels=labels, context={"length": length}, confirm=confirm))
+    checks = merge(tallies)
+    return {"algorithm": 5, "length": length, "tokens": int(len(index)), "temperatures": list(temperatures),
+            "epsilons": list(epsilons), "g_max_over_heads": curves_g.tolist(),
+            "spectral_max_over_heads": curves_spectral.tolist(), "g_per_head": g.tolist(),
+            "spectral_per_head": spectral.tolist(), "claims": fig4_claims(result), "checks": checks}

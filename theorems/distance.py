@@ -41,7 +41,8 @@ from typing import Any
 import numpy as np
 from scipy.stats import norm as _normal
 
-from theorems.validation import check_array, check_positive, check_top_n
+from theorems.validation import check_positive
+from theorems.batches import check_mask, check_n, is_torch, to_numpy, top_n_mask, top_n_order
 
 READINGS = ("sum", "norm")
 CENTERS = ("normalised", "max-norm")
@@ -71,16 +72,6 @@ class Estimate:
 
 # --------------------------------------------------------------------------- inputs and backends
 
-def _is_torch(value) -> bool:
-    return type(value).__module__.startswith("torch")
-
-
-def _to_numpy(value, *, name: str) -> np.ndarray:
-    if _is_torch(value):
-        value = value.detach().to(device="cpu").double().numpy()
-    return check_array(value, name=name)
-
-
 def _output(value, like_torch: bool):
     if not like_torch:
         return value
@@ -90,43 +81,20 @@ def _output(value, like_torch: bool):
 
 def _inputs(alpha, x, n, mask, *, need_x: bool = True):
     """Validated numpy views, the broadcast batch shape, the valid-key mask and ``n``."""
-    torch_in = _is_torch(alpha) or (x is not None and _is_torch(x))
-    alpha = _to_numpy(alpha, name="alpha")  # [..., L]
+    torch_in = is_torch(alpha) or (x is not None and is_torch(x))
+    alpha = to_numpy(alpha, name="alpha")  # [..., L]
     length = alpha.shape[-1]
     if need_x:
-        x = _to_numpy(x, name="x")  # [..., L, d]
+        x = to_numpy(x, name="x")  # [..., L, d]
         if x.ndim < 2 or x.shape[-2] != length:
             raise ValueError(f"x must have shape [..., L, d] with L={length} (the last axis of alpha), got {x.shape}")
         try:
             np.broadcast_shapes(alpha.shape[:-1], x.shape[:-2])
         except ValueError:
             raise ValueError(f"the leading dimensions of alpha {alpha.shape[:-1]} and x {x.shape[:-2]} do not broadcast") from None
-    if mask is None:
-        valid = np.ones(alpha.shape, dtype=bool)
-    else:
-        valid = mask.detach().cpu().numpy() if _is_torch(mask) else np.asarray(mask)
-        if valid.dtype != bool:
-            raise TypeError(f"mask must be boolean (True = key present), got dtype {valid.dtype}")
-        try:
-            valid = np.broadcast_to(valid, alpha.shape)
-        except ValueError:
-            raise ValueError(f"mask of shape {valid.shape} does not broadcast to alpha's shape {alpha.shape}") from None
-    counts = valid.sum(axis=-1)  # [...]
-    smallest = int(counts.min()) if counts.size else length
-    if smallest < 1:
-        raise ValueError("mask leaves a row without any valid key")
-    n = check_top_n(n, smallest, name="n")
-    return alpha, x, valid, counts, n, torch_in
-
-
-def _selection(alpha: np.ndarray, valid: np.ndarray, n: int) -> np.ndarray:
-    """Boolean ``[..., L]``: the top-``n`` valid keys, ties to the lower index. ``O(L)`` per row."""
-    key = np.where(valid, alpha, -np.inf)  # [..., L]
-    nth = -np.partition(-key, n - 1, axis=-1)[..., n - 1:n]  # [..., 1] the n-th largest value
-    above = key > nth  # [..., L] certainly selected
-    missing = n - above.sum(axis=-1, keepdims=True)  # [..., 1] how many ties at nth to take
-    tied = key == nth
-    return above | (tied & (np.cumsum(tied, axis=-1) <= missing))  # lower indices first
+    valid = check_mask(mask, alpha.shape)  # [..., L]
+    n = check_n(n, valid)
+    return alpha, x, valid, valid.sum(axis=-1), n, torch_in
 
 
 def _weighted_sum(w: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -155,11 +123,7 @@ def top_n(alpha, n: int, *, mask=None):
     [1, 2]
     """
     alpha_np, _, valid, _, n, torch_in = _inputs(alpha, None, n, mask, need_x=False)
-    chosen = _selection(alpha_np, valid, n)  # [..., L], exactly n True per row
-    index = np.nonzero(chosen.reshape(-1, chosen.shape[-1]))[1].reshape(*chosen.shape[:-1], n)  # ascending
-    values = np.take_along_axis(alpha_np, index, axis=-1)
-    order = np.argsort(-values, axis=-1, kind="stable")  # descending, stable keeps lower index first
-    return _output(np.take_along_axis(index, order, axis=-1), torch_in)
+    return _output(top_n_order(alpha_np, valid, n), torch_in)
 
 
 def distance(alpha, x, n: int, *, reading: str = "sum", mask=None):
@@ -174,7 +138,7 @@ def distance(alpha, x, n: int, *, reading: str = "sum", mask=None):
     if reading not in READINGS:
         raise ValueError(f"reading={reading!r} must be one of {READINGS}")
     alpha, x, valid, _, n, torch_in = _inputs(alpha, x, n, mask)
-    chosen = _selection(alpha, valid, n)  # [..., L]
+    chosen = top_n_mask(alpha, valid, n)  # [..., L]
     rest = valid & ~chosen  # [..., L]
     s = _weighted_sum(np.where(chosen, alpha, 0.0), x)  # [..., d]
     if reading == "norm":
@@ -196,7 +160,7 @@ def fixed_bound(alpha, x, n: int, *, center: str = "normalised", mask=None):
     if center not in CENTERS:
         raise ValueError(f"center={center!r} must be one of {CENTERS}")
     alpha, x, valid, counts, n, torch_in = _inputs(alpha, x, n, mask)
-    chosen = _selection(alpha, valid, n)  # [..., L]
+    chosen = top_n_mask(alpha, valid, n)  # [..., L]
     rest = valid & ~chosen
     mass = np.sum(np.where(chosen, alpha, 0.0), axis=-1)  # [...] ᾱ_N
     index = np.nonzero(chosen.reshape(-1, chosen.shape[-1]))[1].reshape(*chosen.shape[:-1], n)  # [..., n]

@@ -34,62 +34,18 @@ import numbers
 
 import numpy as np
 
+from theorems.batches import check_mask, check_n, like, to_numpy, top_n_order
 from theorems.validation import check_array, check_positive, check_top_n
 
 EXPONENTS = {"2M^2": 2.0, "16M^2": 16.0}
 """The two readings of the upper bound's exponent: ``−(ξ − r)²/(c·M²)`` with ``c`` = 2 or 16."""
 
 
-# ----------------------------------------------------------------------------------------------
-# numpy / torch in, same kind out
-
-
-def _is_torch(value) -> bool:
-    # no `import torch` at module load: the catalogue imports this module and torch is slow to load
-    return type(value).__module__.split(".")[0] == "torch"
-
-
-def _to_numpy(value, dtype=float):
-    if _is_torch(value):
-        array = value.detach().cpu().numpy()
-        return array if dtype is None else array.astype(dtype)
-    return value
-
-
-def _like(result, *inputs):
-    """``result`` as a torch tensor on the inputs' device when any input is a tensor."""
-    for value in inputs:
-        if _is_torch(value):
-            import torch
-            return torch.as_tensor(np.asarray(result), device=value.device)
-    return result
-
-
-# ----------------------------------------------------------------------------------------------
-# validation and the selected set
-
-
 def _weights(alpha, mask):
-    alpha = check_array(_to_numpy(alpha), name="alpha")  # [..., L]
+    alpha = to_numpy(alpha, name="alpha")  # [..., L]
     if np.any(alpha < 0):
         raise ValueError(f"alpha must be non-negative attention weights; its least entry is {alpha.min()!r}")
-    if mask is None:
-        return alpha, np.ones(alpha.shape, dtype=bool)
-    mask = np.asarray(_to_numpy(mask, dtype=None))
-    if mask.dtype != bool:
-        raise TypeError(f"mask must be a boolean array (True = key present), got dtype {mask.dtype}")
-    try:
-        mask = np.broadcast_to(mask, alpha.shape)
-    except ValueError:
-        raise ValueError(f"mask of shape {mask.shape} does not broadcast to alpha's shape {alpha.shape}") from None
-    return alpha, mask
-
-
-def _check_n(n, valid) -> int:
-    least = int(valid.sum(-1).min()) if valid.size else 0
-    if least < 1:
-        raise ValueError("every row needs at least one valid key; a row of mask is all False")
-    return check_top_n(n, least, name="n")
+    return alpha, check_mask(mask, alpha.shape)
 
 
 def top_n_indices(alpha, n: int, *, mask=None):
@@ -99,14 +55,12 @@ def top_n_indices(alpha, n: int, *, mask=None):
     [1, 2]
     """
     a, valid = _weights(alpha, mask)
-    n = _check_n(n, valid)
-    ranked = np.argsort(np.where(valid, -a, np.inf), axis=-1, kind="stable")  # [..., L]
-    return _like(ranked[..., :n], alpha)
+    return like(top_n_order(a, valid, check_n(n, valid)), alpha)
 
 
 def _selection(a, valid, n):
     """Boolean ``[..., L]`` of ``I_N`` and the selected weights ``[..., n]`` in top-n order."""
-    ranked = np.argsort(np.where(valid, -a, np.inf), axis=-1, kind="stable")[..., :n]  # [..., n]
+    ranked = top_n_order(a, valid, n)  # [..., n]
     selected = np.zeros(a.shape, dtype=bool)
     np.put_along_axis(selected, ranked, True, axis=-1)
     return selected, np.take_along_axis(a, ranked, axis=-1)
@@ -114,7 +68,7 @@ def _selection(a, valid, n):
 
 def _scalar_or_batch(value, *, name: str, batch_shape, strict: bool = True):
     """A positive scalar, or an array broadcastable to the batch shape ``[...]``."""
-    array = np.asarray(_to_numpy(value), dtype=float)
+    array = np.asarray(to_numpy(value), dtype=float)
     if not np.all(np.isfinite(array) | (array == np.inf)) or np.any(array < 0) or (strict and np.any(array == 0)):
         raise ValueError(f"{name}={value!r} must be {'> 0' if strict else '>= 0'} (and not nan)")
     try:
@@ -164,9 +118,9 @@ def xi(alpha, n: int, *, M, delta, mask=None):
     [0.5, 0.5]
     """
     a, valid = _weights(alpha, mask)
-    n = _check_n(n, valid)
+    n = check_n(n, valid)
     M, delta = _shape_params(a, M, delta)
-    return _like(_xi(a, valid, n, M, delta), alpha)
+    return like(_xi(a, valid, n, M, delta), alpha)
 
 
 def separability_lower_bound(alpha, n: int, r, *, M, delta, mask=None):
@@ -176,9 +130,9 @@ def separability_lower_bound(alpha, n: int, r, *, M, delta, mask=None):
     0.5
     """
     a, valid = _weights(alpha, mask)
-    n = _check_n(n, valid)
+    n = check_n(n, valid)
     M, delta, r = _shape_params(a, M, delta, r)
-    return _like(1 - _xi(a, valid, n, M, delta).sum(-1) / (r * n), alpha)
+    return like(1 - _xi(a, valid, n, M, delta).sum(-1) / (r * n), alpha)
 
 
 def separability_upper_bound(alpha, n: int, r, *, M, delta, exponent: str = "2M^2", mask=None):
@@ -190,10 +144,10 @@ def separability_upper_bound(alpha, n: int, r, *, M, delta, exponent: str = "2M^
     if exponent not in EXPONENTS:
         raise ValueError(f"exponent={exponent!r} must be one of {tuple(EXPONENTS)}")
     a, valid = _weights(alpha, mask)
-    n = _check_n(n, valid)
+    n = check_n(n, valid)
     M, delta, r = _shape_params(a, M, delta, r)
     gap = _xi(a, valid, n, M, delta) - r[..., None]                      # [..., n]
-    return _like(np.exp(-gap * gap / (EXPONENTS[exponent] * (M * M)[..., None])).mean(-1), alpha)
+    return like(np.exp(-gap * gap / (EXPONENTS[exponent] * (M * M)[..., None])).mean(-1), alpha)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -203,8 +157,8 @@ def separability_upper_bound(alpha, n: int, r, *, M, delta, exponent: str = "2M^
 def _distances(alpha, x, n, mask):
     """Validated ``(selected [..., L], non-selected [..., L], ‖s − α_i x_i‖ [..., L])``."""
     a, valid = _weights(alpha, mask)
-    n = _check_n(n, valid)
-    x = check_array(_to_numpy(x), name="x", min_ndim=2)                  # [..., L, d]
+    n = check_n(n, valid)
+    x = check_array(to_numpy(x), name="x", min_ndim=2)                  # [..., L, d]
     try:  # alpha [L] against x [S, L, d] (Monte Carlo) or alpha [..., L] against x [L, d]: one common batch
         batch = np.broadcast_shapes(a.shape[:-1], x.shape[:-2])
         if x.shape[-2] != a.shape[-1]:
@@ -227,7 +181,7 @@ def default_radius(alpha, x, n: int, *, mask=None):
     1.0
     """
     _, others, distance, _ = _distances(alpha, x, n, mask)
-    return _like(np.min(np.where(others, distance, np.inf), axis=-1), alpha, x)
+    return like(np.min(np.where(others, distance, np.inf), axis=-1), alpha, x)
 
 
 def separable_count(alpha, x, n: int, r, *, mask=None, gated: bool = True):
@@ -245,7 +199,7 @@ def separable_count(alpha, x, n: int, r, *, mask=None, gated: bool = True):
     inside = np.sum(selected & (distance <= radius), axis=-1)            # [...]
     if gated:
         inside = np.where(np.all(~others | (distance >= radius), axis=-1), inside, 0)
-    return _like(inside.astype(np.int64), alpha, x)
+    return like(inside.astype(np.int64), alpha, x)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -294,7 +248,7 @@ def estimate_separable_fraction(alpha, n: int, r, *, M: float, dim: int, delta: 
     """
     from theorems.assumptions import sample_configurations
 
-    a = check_array(_to_numpy(alpha), name="alpha", ndim=1)
+    a = check_array(to_numpy(alpha), name="alpha", ndim=1)
     n = check_top_n(n, len(a))
     x, rate = sample_configurations(samples=samples, length=len(a), dim=dim, radius=M, min_distance=delta,
                                     seed=seed, law=law)                  # [S, L, d]

@@ -29,7 +29,8 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from strategies.distance import distance_instances
-from theorems.distance import EXACT_LIMIT, _selection, expected_distance, subsets
+from theorems.batches import top_n_mask
+from theorems.distance import EXACT_LIMIT, expected_distance, subsets
 from theorems.statement import Hypothesis, Statement
 
 # --------------------------------------------------------------------------- sides (one instance, any xp)
@@ -46,7 +47,7 @@ def selected(i) -> np.ndarray:
     if "chosen" in i:
         return np.asarray(i["chosen"], dtype=bool)
     w = np.asarray(i["w"], dtype=float)
-    return _selection(w, np.ones(w.shape, dtype=bool), int(i["n"]))
+    return top_n_mask(w, np.ones(w.shape, dtype=bool), int(i["n"]))
 
 
 def _rescaled(i, xp):

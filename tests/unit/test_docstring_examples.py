@@ -5,7 +5,7 @@ import importlib
 
 import pytest
 
-MODULES = ["theorems.precision", "theorems.validation", "theorems.normalisers", "theorems.statement",
+MODULES = ["theorems.precision", "theorems.validation", "theorems.batches", "theorems.normalisers", "theorems.statement",
            "theorems.search", "theorems", "strategies", "strategies.logits", "strategies.temperatures",
            "strategies.spherical", "strategies.sizes", "strategies.normalisers"]
 

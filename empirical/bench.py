@@ -18,7 +18,6 @@ import platform
 import resource
 import tempfile
 import time
-from pathlib import Path
 
 PAPER_TABLE1 = {1: 24 * 60, 2: 37 * 60, 3: 17 * 3600 + 4 * 60, 4: 7 * 60, 5: 60}
 """The paper's Table 1 in seconds: Alg. 1 24 min, Alg. 2 37 min, Alg. 3 17 h 4 min, Alg. 4 7 min, Alg. 5 1 min."""

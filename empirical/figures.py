@@ -16,6 +16,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+from theorems.figures import save_figure  # noqa: E402
 
 SERIES = (
     ("distance_sum", "true d̃ (sum reading)", "C0", "-"),
@@ -27,12 +28,7 @@ SERIES = (
 
 
 def _save(figure, path) -> Path:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    figure.tight_layout()
-    figure.savefig(path, dpi=130)
-    plt.close(figure)
-    return path
+    return save_figure(figure, path, dpi=130)
 
 
 def _distance_axes(axis, points: list[dict], key: str) -> None:

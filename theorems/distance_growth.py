@@ -26,6 +26,7 @@ import numpy as np
 from strategies.spherical import uniform_sphere
 from theorems.distance import distance, expected_distance, fixed_bound, random_main_sum
 from theorems.validation import check_positive
+from theorems.figures import save_figure
 
 REGIMES = ("bounded", "sink")
 LENGTHS = (32, 64, 128, 256, 512, 1024, 2048)
@@ -103,10 +104,7 @@ def figures(directory: Path | str = "docs/figures", *, rows: int = 32, dim: int 
         axes[0].legend(fontsize=8, loc="upper left")
         fig.suptitle("Distance collapse vs " + ("context length (Fig. 2a style)" if "n" in kwargs else "N (Fig. 2b style)")
                      + f"; {rows} rows, d = {dim}, unit-norm x")
-        fig.tight_layout()
-        fig.savefig(directory / name, dpi=110)
-        plt.close(fig)
-        paths.append(directory / name)
+        paths.append(save_figure(fig, directory / name, dpi=110))
     return paths
 
 

@@ -23,6 +23,7 @@ import numpy as np
 from theorems.assumptions import min_pairwise_distances, sample_configurations
 from theorems.separability import (default_radius, separability_lower_bound, separability_upper_bound,
                                    separable_count)
+from theorems.figures import save_figure
 
 REGIMES = {"peaked": 4.0, "flat": 0.5}
 """Standard deviation of the Gaussian logits of each attention regime."""
@@ -89,11 +90,7 @@ def plot(results: dict, out: Path) -> Path:
     fig.legend(handles, labels, loc="lower center", ncol=3, fontsize=8, frameon=False)
     fig.suptitle("Geometric separability (Theorem 2): r = min over non-selected of ‖s − α_j x_j‖, δ = empirical min distance",
                  fontsize=9.5)
-    fig.tight_layout(rect=(0, 0.12, 1, 1))  # room for the legend below the panels
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(out, dpi=130)
-    plt.close(fig)
-    return out
+    return save_figure(fig, out, dpi=130, rect=(0, 0.12, 1, 1))  # room for the legend below the panels
 
 
 def main(argv: list[str] | None = None) -> int:

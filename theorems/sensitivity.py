@@ -26,6 +26,7 @@ import numpy as np
 
 from theorems.jacobian import _as_numpy, _back, softmax_weights
 from theorems.validation import check_array, check_logits, check_positive
+from theorems.figures import save_figure
 
 BISECTION_STEPS = 64
 """Geometric bisection steps for :func:`largest_eigenvalue`: relative accuracy ``ln(a_1/a_2)·2^-64``
@@ -279,12 +280,7 @@ def plot_fig4(result: Sensitivity, path, *, title: str = "") -> Path:
     axis.set_title(title or "Gradient sensitivity (Fig. 4 style)")
     axis.legend(fontsize=6.5, loc="lower left")
     axis.grid(True, which="both", alpha=0.3)
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    figure.tight_layout()
-    figure.savefig(path, dpi=140)
-    plt.close(figure)
-    return path
+    return save_figure(figure, path, dpi=140)
 
 
 def make_figures(out, *, seed: int = 0) -> dict[str, dict]:

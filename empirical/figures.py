@@ -45,26 +45,26 @@ def _distance_axes(axis, points: list[dict], key: str) -> None:
     axis.set_ylabel("distance (median over heads of token means)")
 
 
-def fig2a(result: dict, path, *, model: str = "") -> Path:
-    """Distance against context length ``L`` at fixed ``N`` (Algorithm 1)."""
+def _distance_figure(result: dict, path, *, key: str, xscale: dict, xlabel: str, title: str) -> Path:
     figure, axis = plt.subplots(figsize=(6.4, 4.4))
-    _distance_axes(axis, result["points"], "length")
-    axis.set_xscale("log", base=2)
-    axis.set_xlabel("context length L")
-    axis.set_title(f"Fig. 2a style: distance vs L, N = {result['n']}  {model}", fontsize=9)
+    _distance_axes(axis, result["points"], key)
+    axis.set_xscale(**xscale)
+    axis.set_xlabel(xlabel)
+    axis.set_title(title, fontsize=9)
     axis.legend(fontsize=7)
     return _save(figure, path)
+
+
+def fig2a(result: dict, path, *, model: str = "") -> Path:
+    """Distance against context length ``L`` at fixed ``N`` (Algorithm 1)."""
+    return _distance_figure(result, path, key="length", xscale={"value": "log", "base": 2}, xlabel="context length L",
+                            title=f"Fig. 2a style: distance vs L, N = {result['n']}  {model}")
 
 
 def fig2b(result: dict, path, *, model: str = "") -> Path:
     """Distance against ``N`` at fixed ``L`` (Algorithm 2)."""
-    figure, axis = plt.subplots(figsize=(6.4, 4.4))
-    _distance_axes(axis, result["points"], "n")
-    axis.set_xscale("log")
-    axis.set_xlabel("number of selected tokens N")
-    axis.set_title(f"Fig. 2b style: distance vs N, L = {result['length']}  {model}", fontsize=9)
-    axis.legend(fontsize=7)
-    return _save(figure, path)
+    return _distance_figure(result, path, key="n", xscale={"value": "log"}, xlabel="number of selected tokens N",
+                            title=f"Fig. 2b style: distance vs N, L = {result['length']}  {model}")
 
 
 def fig2c(result: dict, path, *, model: str = "") -> Path:

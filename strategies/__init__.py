@@ -12,7 +12,7 @@ eagerly, and shrinks toward the smallest meaningful case (``L = 2``, ``N = 1``, 
 from strategies.logits import SHAPES, bounds, lengths, log_uniform, logits
 from strategies.normalisers import FAMILIES, normalisers
 from strategies.sizes import top_n_sizes
-from strategies.spherical import min_pairwise_distance, spherical_embeddings, uniform_sphere
+from strategies.spherical import min_pairwise_distance, min_pairwise_distances, spherical_embeddings, uniform_sphere
 from strategies.temperatures import temperatures
 from strategies.separability import separability_instances
 from strategies.distance import (
@@ -21,7 +21,7 @@ from strategies.distance import (
 )
 
 __all__ = [
-    "FAMILIES", "SHAPES", "bounds", "lengths", "log_uniform", "logits", "min_pairwise_distance",
+    "FAMILIES", "SHAPES", "bounds", "lengths", "log_uniform", "logits", "min_pairwise_distance", "min_pairwise_distances",
     "normalisers", "spherical_embeddings", "temperatures", "top_n_sizes", "uniform_sphere", "separability_instances",
     "EMBEDDING_SHAPES", "SEEDED_SHAPES", "distance_instances", "embeddings", "long_context_instances",
     "seeded_embeddings", "SEEDED_LOGITS", "seeded_logits",

@@ -30,14 +30,23 @@ def uniform_sphere(rng: np.random.Generator, *, length: int, dim: int, radius: f
     return radius * gaussian / norms
 
 
+def min_pairwise_distances(x: np.ndarray) -> np.ndarray:
+    """``[...]`` the least pairwise distance of each configuration ``x [..., L, d]`` (``inf`` for one row).
+
+    Batched, so that rejection over thousands of configurations does not loop over them.
+    """
+    if x.shape[-2] < 2:
+        return np.full(x.shape[:-2], np.inf)
+    squared = np.sum(x * x, axis=-1)  # [..., L]; ‖a − b‖² = ‖a‖² + ‖b‖² − 2 aᵀb
+    gram = squared[..., :, None] + squared[..., None, :] - 2 * x @ np.swapaxes(x, -1, -2)  # [..., L, L]
+    length = x.shape[-2]
+    gram[..., np.arange(length), np.arange(length)] = np.inf
+    return np.sqrt(np.maximum(gram.min(axis=(-2, -1)), 0.0))
+
+
 def min_pairwise_distance(x: np.ndarray) -> float:
-    """The least distance between two rows of ``x`` (``inf`` for a single row)."""
-    if len(x) < 2:
-        return float("inf")
-    squared = np.sum(x * x, axis=-1)
-    gram = squared[:, None] + squared[None, :] - 2 * x @ x.T
-    np.fill_diagonal(gram, np.inf)
-    return float(np.sqrt(max(gram.min(), 0.0)))
+    """The least distance between two rows of one configuration ``x [L, d]`` (``inf`` for a single row)."""
+    return float(min_pairwise_distances(x))
 
 
 @st.composite

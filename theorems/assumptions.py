@@ -23,7 +23,7 @@ import numbers
 
 import numpy as np
 
-from strategies.spherical import uniform_sphere
+from strategies.spherical import min_pairwise_distances, uniform_sphere
 from theorems.validation import check_positive
 
 LAWS = ("uniform", "clustered", "antithetic")
@@ -47,22 +47,6 @@ def max_min_distance(*, length: int, dim: int, radius: float) -> float:
     if length <= dim + 1:
         return float(radius * np.sqrt(2.0 * length / (length - 1)))
     return float(np.sqrt(2.0) * radius)
-
-
-def min_pairwise_distances(x: np.ndarray) -> np.ndarray:
-    """``[...]`` the least pairwise distance of each configuration ``x [..., L, d]``.
-
-    The batched twin of :func:`strategies.spherical.min_pairwise_distance` (which takes one
-    ``[L, d]``): rejection over thousands of configurations must not loop over them.
-    """
-    if x.shape[-2] < 2:
-        return np.full(x.shape[:-2], np.inf)
-    # the Gram form of the single-configuration helper, batched: ‖a − b‖² = ‖a‖² + ‖b‖² − 2 aᵀb
-    squared = np.sum(x * x, axis=-1)                                         # [..., L]
-    gram = squared[..., :, None] + squared[..., None, :] - 2 * x @ np.swapaxes(x, -1, -2)  # [..., L, L]
-    length = x.shape[-2]
-    gram[..., np.arange(length), np.arange(length)] = np.inf
-    return np.sqrt(np.maximum(gram.min(axis=(-2, -1)), 0.0))
 
 
 def _draw(rng, count, length, dim, radius, law):

@@ -42,7 +42,7 @@ import numpy as np
 from scipy.stats import norm as _normal
 
 from theorems.validation import check_positive
-from theorems.batches import check_mask, check_n, is_torch, to_numpy, top_n_mask, top_n_order
+from theorems.batches import check_mask, check_n, is_torch, like, to_numpy, top_n_mask, top_n_order
 
 READINGS = ("sum", "norm")
 CENTERS = ("normalised", "max-norm")
@@ -72,16 +72,9 @@ class Estimate:
 
 # --------------------------------------------------------------------------- inputs and backends
 
-def _output(value, like_torch: bool):
-    if not like_torch:
-        return value
-    import torch
-    return torch.from_numpy(np.ascontiguousarray(value))
-
-
 def _inputs(alpha, x, n, mask, *, need_x: bool = True):
     """Validated numpy views, the broadcast batch shape, the valid-key mask and ``n``."""
-    torch_in = is_torch(alpha) or (x is not None and is_torch(x))
+    source = alpha if is_torch(alpha) else x  # the tensor whose kind (and device) the results take, if any
     alpha = to_numpy(alpha, name="alpha")  # [..., L]
     length = alpha.shape[-1]
     if need_x:
@@ -94,7 +87,7 @@ def _inputs(alpha, x, n, mask, *, need_x: bool = True):
             raise ValueError(f"the leading dimensions of alpha {alpha.shape[:-1]} and x {x.shape[:-2]} do not broadcast") from None
     valid = check_mask(mask, alpha.shape)  # [..., L]
     n = check_n(n, valid)
-    return alpha, x, valid, valid.sum(axis=-1), n, torch_in
+    return alpha, x, valid, valid.sum(axis=-1), n, source
 
 
 def _weighted_sum(w: np.ndarray, x: np.ndarray) -> np.ndarray:
@@ -122,8 +115,8 @@ def top_n(alpha, n: int, *, mask=None):
     >>> top_n(np.array([0.2, 0.4, 0.4]), 2).tolist()
     [1, 2]
     """
-    alpha_np, _, valid, _, n, torch_in = _inputs(alpha, None, n, mask, need_x=False)
-    return _output(top_n_order(alpha_np, valid, n), torch_in)
+    alpha_np, _, valid, _, n, source = _inputs(alpha, None, n, mask, need_x=False)
+    return like(top_n_order(alpha_np, valid, n), source)
 
 
 def distance(alpha, x, n: int, *, reading: str = "sum", mask=None):
@@ -137,15 +130,15 @@ def distance(alpha, x, n: int, *, reading: str = "sum", mask=None):
     """
     if reading not in READINGS:
         raise ValueError(f"reading={reading!r} must be one of {READINGS}")
-    alpha, x, valid, _, n, torch_in = _inputs(alpha, x, n, mask)
+    alpha, x, valid, _, n, source = _inputs(alpha, x, n, mask)
     chosen = top_n_mask(alpha, valid, n)  # [..., L]
     rest = valid & ~chosen  # [..., L]
     s = _weighted_sum(np.where(chosen, alpha, 0.0), x)  # [..., d]
     if reading == "norm":
         t = _weighted_sum(np.where(rest, alpha, 0.0), x)  # [..., d]
-        return _output(np.linalg.norm(t - s, axis=-1), torch_in)
+        return like(np.linalg.norm(t - s, axis=-1), source)
     norms = _scaled_norms(alpha, x, s)  # [..., L]
-    return _output(np.sum(np.where(rest, norms, 0.0), axis=-1), torch_in)
+    return like(np.sum(np.where(rest, norms, 0.0), axis=-1), source)
 
 
 def fixed_bound(alpha, x, n: int, *, center: str = "normalised", mask=None):
@@ -159,7 +152,7 @@ def fixed_bound(alpha, x, n: int, *, center: str = "normalised", mask=None):
     """
     if center not in CENTERS:
         raise ValueError(f"center={center!r} must be one of {CENTERS}")
-    alpha, x, valid, counts, n, torch_in = _inputs(alpha, x, n, mask)
+    alpha, x, valid, counts, n, source = _inputs(alpha, x, n, mask)
     chosen = top_n_mask(alpha, valid, n)  # [..., L]
     rest = valid & ~chosen
     mass = np.sum(np.where(chosen, alpha, 0.0), axis=-1)  # [...] ᾱ_N
@@ -195,7 +188,7 @@ def fixed_bound(alpha, x, n: int, *, center: str = "normalised", mask=None):
     else:
         c = np.sqrt(np.max(sel_sq, axis=-1))
     bound = (1 - mass) * d1 + ((counts - n) * mass - (1 - mass)) * c
-    return _output(bound, torch_in)
+    return like(bound, source)
 
 
 def _main_coefficients(counts: np.ndarray, n: int):
@@ -213,12 +206,12 @@ def random_main_sum(alpha, x, n: int, *, mask=None):
     >>> float(random_main_sum(np.array([0.5, 0.5]), np.array([[1.0], [-1.0]]), 1))
     1.0
     """
-    alpha, x, valid, counts, n, torch_in = _inputs(alpha, x, n, mask)
+    alpha, x, valid, counts, n, source = _inputs(alpha, x, n, mask)
     weights = np.where(valid, alpha, 0.0)  # [..., L]
     outside, p = _main_coefficients(counts, n)  # [...]
     total = _weighted_sum(weights, x)  # [..., d]
     norms = _scaled_norms((1 + p)[..., None] * weights, x, p[..., None] * total)  # [..., L]
-    return _output(outside * np.sum(np.where(valid, norms, 0.0), axis=-1), torch_in)
+    return like(outside * np.sum(np.where(valid, norms, 0.0), axis=-1), source)
 
 
 def jensen_gap_bound(alpha, x, n: int, *, mask=None):
@@ -232,7 +225,7 @@ def jensen_gap_bound(alpha, x, n: int, *, mask=None):
     >>> float(jensen_gap_bound(np.array([0.5, 0.5]), np.array([[1.0], [-1.0]]), 1))
     0.0
     """
-    alpha, x, valid, counts, n, torch_in = _inputs(alpha, x, n, mask)
+    alpha, x, valid, counts, n, source = _inputs(alpha, x, n, mask)
     weights = np.where(valid, alpha, 0.0)  # [..., L]
     outside, _ = _main_coefficients(counts, n)
     m = counts - 1  # [...]
@@ -242,7 +235,7 @@ def jensen_gap_bound(alpha, x, n: int, *, mask=None):
     others_sq = np.sum(own_sq, axis=-1, keepdims=True) - own_sq  # [..., L]  Σ_{j≠i} ‖a_j‖²
     others_sum = _scaled_norms(weights, x, total) ** 2  # [..., L]  ‖Σ_{j≠i} a_j‖² = ‖a_i − T‖²
     var = factor[..., None] * (others_sq - others_sum / np.maximum(m, 1)[..., None])
-    return _output(outside * np.sum(np.where(valid, np.sqrt(np.maximum(var, 0.0)), 0.0), axis=-1), torch_in)
+    return like(outside * np.sum(np.where(valid, np.sqrt(np.maximum(var, 0.0)), 0.0), axis=-1), source)
 
 
 def _subset_distance(alpha, x, chosen, valid, reading):
@@ -286,7 +279,7 @@ def expected_distance(alpha, x, n: int, *, reading: str = "sum", method: str = "
     check_positive(level, name="level")
     if not level < 1:
         raise ValueError(f"level={level!r} must lie in (0, 1)")
-    alpha, x, valid, counts, n, torch_in = _inputs(alpha, x, n, mask)
+    alpha, x, valid, counts, n, source = _inputs(alpha, x, n, mask)
     length = alpha.shape[-1]
     batch = np.broadcast_shapes(alpha.shape[:-1], x.shape[:-2])
     alpha = np.broadcast_to(alpha, (*batch, length))
@@ -305,7 +298,7 @@ def expected_distance(alpha, x, n: int, *, reading: str = "sum", method: str = "
             total += np.sum(np.where(inside, value, 0.0), axis=-1)
             allowed += inside.sum(axis=-1)
         mean = total / allowed
-        return Estimate(*(_output(mean, torch_in),) * 3, exact=True, samples=len(every), level=1.0)
+        return Estimate(*(like(mean, source),) * 3, exact=True, samples=len(every), level=1.0)
     rng = np.random.default_rng(seed)
     first = np.zeros(batch)
     second = np.zeros(batch)
@@ -323,5 +316,5 @@ def expected_distance(alpha, x, n: int, *, reading: str = "sum", method: str = "
     mean = first / samples
     sd = np.sqrt(np.maximum(second / samples - mean ** 2, 0.0) * samples / (samples - 1))
     half = _normal.ppf((1 + level) / 2) * sd / math.sqrt(samples)
-    return Estimate(_output(mean, torch_in), _output(mean - half, torch_in), _output(mean + half, torch_in),
+    return Estimate(like(mean, source), like(mean - half, source), like(mean + half, source),
                     exact=False, samples=samples, level=level)

@@ -20,7 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from theorems.assumptions import min_pairwise_distances, sample_configurations
+from strategies.spherical import min_pairwise_distances
+from theorems.assumptions import sample_configurations
 from theorems.separability import (default_radius, separability_lower_bound, separability_upper_bound,
                                    separable_count)
 from theorems.figures import save_figure

@@ -26,6 +26,7 @@ import dataclasses
 import numpy as np
 
 from strategies import separability_instances
+from theorems.batches import top_n_order
 from theorems.assumptions import sample_configurations
 from theorems.precision import F64, to_float
 from theorems.search import Counterexample
@@ -79,7 +80,8 @@ RANGES = {inner_product_estimator: 2.0}
 
 
 def _selected(i):
-    return np.argsort(-to_float(i["alpha"]), kind="stable")[: i["n"]]    # I_N, ties to the lower index
+    alpha = to_float(i["alpha"])                                         # I_N, ties to the lower index
+    return top_n_order(alpha, np.ones(alpha.shape, dtype=bool), int(i["n"]))
 
 
 def second_moment_estimator(i, samples, seed):

@@ -11,16 +11,19 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from theorems.validation import check_positive
+from theorems.validation import check_choices, check_integer, check_positive, validated_strategy
 
 SHAPES = ("free", "ties", "near-ties", "dominant", "extremes")
 """``free``: any values; ``ties``: few distinct values; ``near-ties``: values within 1e-9 of each
 other; ``dominant``: one logit at ``+a``, the rest low; ``extremes``: every logit at ``±a``."""
 
 
+@validated_strategy
 def lengths(*, min_length: int = 2, max_length: int = 32) -> st.SearchStrategy[int]:
     """Context lengths, shrinking toward ``min_length`` (2: the smallest meaningful case)."""
-    if min_length < 1 or max_length < min_length:
+    check_integer(min_length, name="min_length")
+    check_integer(max_length, name="max_length")
+    if max_length < min_length:
         raise ValueError(f"need 1 <= min_length <= max_length, got min_length={min_length}, max_length={max_length}")
     return st.integers(min_length, max_length)
 
@@ -47,6 +50,7 @@ def _logits(draw, bound: float, min_length: int, max_length: int, shapes: tuple[
     return np.where(signs, bound, -bound).astype(float)
 
 
+@validated_strategy
 def logits(*, bound: float = 5.0, min_length: int = 2, max_length: int = 32,
            shapes: tuple[str, ...] = SHAPES) -> st.SearchStrategy[np.ndarray]:
     """Float64 logit vectors ``l ∈ [−bound, bound]^L`` with ``L`` in ``min_length..max_length``.
@@ -55,20 +59,21 @@ def logits(*, bound: float = 5.0, min_length: int = 2, max_length: int = 32,
     """
     check_positive(bound, name="bound")
     lengths(min_length=min_length, max_length=max_length)
-    unknown = set(shapes) - set(SHAPES)
-    if not shapes or unknown:
-        raise ValueError(f"shapes={shapes!r} must be a non-empty subset of {SHAPES}")
+    check_choices(shapes, name="shapes", choices=SHAPES)
     return _logits(float(bound), min_length, max_length, tuple(shapes))
 
 
+@validated_strategy
 def bounds(*, min_value: float = 1e-2, max_value: float = 20.0) -> st.SearchStrategy[float]:
     """Logit bounds ``a``, log-uniform: ``a`` matters through ``exp(a)``."""
     return log_uniform(min_value=min_value, max_value=max_value)
 
 
+@validated_strategy
 def log_uniform(*, min_value: float, max_value: float) -> st.SearchStrategy[float]:
-    """Floats spread evenly over decades, shrinking toward ``min_value``."""
+    """Floats spread evenly over decades, shrinking toward ``min_value`` (both ends finite and ``> 0``)."""
     check_positive(min_value, name="min_value")
+    check_positive(max_value, name="max_value")
     if not max_value >= min_value:
         raise ValueError(f"max_value={max_value!r} must be >= min_value={min_value!r}")
     low, high = np.log10(min_value), np.log10(max_value)

@@ -11,15 +11,16 @@ from hypothesis import strategies as st
 
 from strategies.temperatures import temperatures
 from theorems import normalisers as nz
+from theorems.validation import check_choice, validated_strategy
 
 FAMILIES = ("length-independent", "length-dependent", "exact-zeros", "any")
 
 
+@validated_strategy
 def normalisers(*, family: str = "any") -> st.SearchStrategy[nz.Normaliser]:
     """``length-independent``: strictly positive ``F`` not depending on ``L`` (Lemma 1's hypotheses);
     ``length-dependent``: Scalable-Softmax; ``exact-zeros``: sparsemax and entmax; ``any``: all."""
-    if family not in FAMILIES:
-        raise ValueError(f"family={family!r} must be one of {FAMILIES}")
+    check_choice(family, name="family", choices=FAMILIES)
     independent = st.one_of(
         temperatures(min_value=0.1, max_value=10.0).map(lambda t: nz.softmax(temperature=t)),
         st.floats(0.1, 3.0).map(lambda c: nz.exp_sine(c=c)),

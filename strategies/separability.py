@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from strategies.logits import lengths, log_uniform, logits
 from strategies.sizes import top_n_sizes
+from theorems.validation import check_choice, check_integer, check_number, validated_strategy
 
 LAWS = ("uniform", "clustered", "antithetic")
 
@@ -62,6 +63,7 @@ def _instances(draw, max_length, max_dim, assumption2, law, conditioned, max_rad
             "seed": seed, "law": law, "conditioned": conditioned}
 
 
+@validated_strategy
 def separability_instances(*, max_length: int = 8, max_dim: int = 6, assumption2: bool = True,
                            law: str = "uniform", conditioned: bool = True, max_radius: float = 2.0,
                            min_acceptance: float = 0.2) -> st.SearchStrategy[dict]:
@@ -74,14 +76,13 @@ def separability_instances(*, max_length: int = 8, max_dim: int = 6, assumption2
     ``r`` is drawn log-uniformly in ``[0.01·M, max_radius·M]``, and at ``max_radius·M`` itself often.
     """
     lengths(max_length=max_length)
-    if max_dim < 1:
-        raise ValueError(f"max_dim={max_dim!r} must be >= 1")
-    if law not in LAWS:
-        raise ValueError(f"law={law!r} must be one of {LAWS}")
-    if not max_radius > 0.01:
-        raise ValueError(f"max_radius={max_radius!r} must be > 0.01")
-    if not 0 < min_acceptance <= 1:
-        raise ValueError(f"min_acceptance={min_acceptance!r} must lie in (0, 1]")
+    check_integer(max_dim, name="max_dim")
+    check_choice(law, name="law", choices=LAWS)
+    check_number(max_radius, name="max_radius", min_value=0.01, exclude_min=True)
+    check_number(min_acceptance, name="min_acceptance", min_value=0, max_value=1, exclude_min=True)
+    for name, value in (("assumption2", assumption2), ("conditioned", conditioned)):
+        if not isinstance(value, bool):
+            raise TypeError(f"{name}={value!r} must be True or False")
     if not conditioned and not assumption2:
         raise ValueError("conditioned=False breaks Assumption 2, which needs assumption2=True")
     return _instances(max_length, max_dim, assumption2, law, conditioned, float(max_radius), float(min_acceptance))

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from theorems.validation import check_integer, check_number, validated_strategy
 
+
+@validated_strategy
 def top_n_sizes(length: int, *, max_fraction: float = 1.0) -> st.SearchStrategy[int]:
     """``N`` in ``1..max(1, floor(max_fraction·L))``, shrinking toward 1."""
-    if length < 1:
-        raise ValueError(f"length={length!r} must be >= 1")
-    if not 0 < max_fraction <= 1:
-        raise ValueError(f"max_fraction={max_fraction!r} must lie in (0, 1]")
+    check_integer(length, name="length")
+    check_number(max_fraction, name="max_fraction", min_value=0, max_value=1, exclude_min=True)
     return st.integers(1, max(1, int(max_fraction * length)))

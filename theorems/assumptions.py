@@ -19,12 +19,10 @@ concentrated in a cap around the first axis) and ``"antithetic"`` (uniform margi
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 
 from strategies.spherical import min_pairwise_distances, uniform_sphere
-from theorems.validation import check_positive
+from theorems.validation import check_choice, check_integer, check_number, check_positive, check_seed, check_work
 
 LAWS = ("uniform", "clustered", "antithetic")
 
@@ -38,6 +36,9 @@ def max_min_distance(*, length: int, dim: int, radius: float) -> float:
     >>> round(max_min_distance(length=3, dim=2, radius=1.0), 6)
     1.732051
     """
+    check_integer(length, name="length")
+    check_integer(dim, name="dim")
+    check_positive(radius, name="radius")
     if length < 2:
         return float("inf")
     if dim == 1:
@@ -63,12 +64,12 @@ def _draw(rng, count, length, dim, radius, law):
 
 def _validate(samples, length, dim, radius, min_distance, law):
     for name, value in (("samples", samples), ("length", length), ("dim", dim)):
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < 1:
-            raise ValueError(f"{name}={value!r} must be a positive integer")
+        check_integer(value, name=name)
     check_positive(radius, name="radius")
     check_positive(min_distance, name="min_distance", strict=False)
-    if law not in LAWS:
-        raise ValueError(f"law={law!r} must be one of {LAWS}")
+    check_choice(law, name="law", choices=LAWS)
+    check_work(samples * length * dim, what=f"x [samples={samples}, length={length}, dim={dim}]",
+               way_out="lower samples, length or dim")
     bound = max_min_distance(length=length, dim=dim, radius=radius)
     if min_distance > bound * (1 + 1e-9):  # rounding: a computed 2M can exceed 2M by an ulp
         raise ValueError(f"min_distance={min_distance!r} is infeasible: {length} points of the sphere of radius "
@@ -89,6 +90,8 @@ def sample_configurations(*, samples: int, length: int, dim: int, radius: float,
     """
     min_distance = 0.0 if min_distance is None else min_distance
     _validate(samples, length, dim, radius, min_distance, law)
+    check_seed(seed)
+    check_integer(max_draws, name="max_draws")
     rng = np.random.default_rng(seed)
     kept, accepted, drawn = [], 0, 0
     while accepted < samples:
@@ -120,6 +123,7 @@ def sample_sphere(*, length: int, dim: int, radius: float, min_distance: float |
     >>> sorted(x.ravel().tolist())
     [-1.0, 1.0]
     """
+    check_integer(max_attempts, name="max_attempts")
     x, rate = sample_configurations(samples=1, length=length, dim=dim, radius=radius, min_distance=min_distance,
                                     seed=seed, max_draws=max_attempts)
     return x[0], rate
@@ -132,7 +136,6 @@ def pilot_min_distance(*, quantile: float, length: int, dim: int, radius: float,
     Choosing ``δ`` as the ``(1 − a)``-quantile makes Assumption 2 accept a fraction ``≈ a`` of draws:
     the strategies use it so that every drawn ``δ`` is feasible and cheap to condition on.
     """
-    if not 0 <= quantile <= 1:
-        raise ValueError(f"quantile={quantile!r} must lie in [0, 1]")
+    check_number(quantile, name="quantile", min_value=0, max_value=1)
     x, _ = sample_configurations(samples=samples, length=length, dim=dim, radius=radius, seed=seed, law=law)
     return float(np.quantile(min_pairwise_distances(x), quantile, method="inverted_cdf"))

@@ -14,6 +14,19 @@ import numpy as np
 from theorems.validation import check_array, check_top_n
 
 
+def _check_selection(alpha, valid, n) -> tuple[np.ndarray, np.ndarray, int]:
+    """Finite real scores ``[..., L]``, a boolean ``valid`` broadcastable to them, ``n`` in 1..L."""
+    alpha = check_array(alpha, name="alpha")
+    valid = np.asarray(valid)
+    if valid.dtype != bool:
+        raise TypeError(f"valid must be a boolean array (True = key present), got dtype {valid.dtype}")
+    try:
+        valid = np.broadcast_to(valid, alpha.shape)
+    except ValueError:
+        raise ValueError(f"valid of shape {valid.shape} does not broadcast to alpha's shape {alpha.shape}") from None
+    return alpha, valid, check_top_n(n, alpha.shape[-1])
+
+
 def is_torch(value) -> bool:
     # no `import torch` here: the catalogue imports the theory modules and torch is slow to load
     return type(value).__module__.split(".")[0] == "torch"
@@ -57,7 +70,11 @@ def check_n(n, valid: np.ndarray) -> int:
 
 
 def top_n_mask(alpha: np.ndarray, valid: np.ndarray, n: int) -> np.ndarray:
-    """Boolean ``[..., L]``: the top-``n`` valid keys, ties to the lower index. ``O(L)`` per row."""
+    """Boolean ``[..., L]``: the top-``n`` valid keys, ties to the lower index. ``O(L)`` per row.
+
+    ``alpha`` is any finite score (weights of any mass, logits): only its order matters.
+    """
+    alpha, valid, n = _check_selection(alpha, valid, n)
     key = np.where(valid, alpha, -np.inf)  # [..., L]
     nth = -np.partition(-key, n - 1, axis=-1)[..., n - 1:n]  # [..., 1] the n-th largest value
     above = key > nth  # [..., L] certainly selected
@@ -68,6 +85,7 @@ def top_n_mask(alpha: np.ndarray, valid: np.ndarray, n: int) -> np.ndarray:
 
 def top_n_order(alpha: np.ndarray, valid: np.ndarray, n: int) -> np.ndarray:
     """Indices ``[..., n]`` of the top-``n`` valid keys, by descending weight, ties to the lower index."""
+    alpha, valid, n = _check_selection(alpha, valid, n)
     chosen = top_n_mask(alpha, valid, n)  # [..., L], exactly n True per row
     index = np.nonzero(chosen.reshape(-1, chosen.shape[-1]))[1].reshape(*chosen.shape[:-1], n)  # ascending
     order = np.argsort(-np.take_along_axis(alpha, index, axis=-1), axis=-1, kind="stable")

@@ -41,14 +41,21 @@ from typing import Any
 import numpy as np
 from scipy.stats import norm as _normal
 
-from theorems.validation import check_positive
 from theorems.batches import check_mask, check_n, is_torch, like, to_numpy, top_n_mask, top_n_order
+from theorems.validation import (_resolution, check_choice, check_integer, check_number, check_seed, check_weights,
+                                 check_work)
 
 READINGS = ("sum", "norm")
 CENTERS = ("normalised", "max-norm")
 METHODS = ("auto", "exact", "monte-carlo")
 EXACT_LIMIT = 5000
 """``method="auto"`` enumerates every subset when ``C(L, N)`` is at most this."""
+EXACT_MAX_SUBSETS = 10 ** 6
+"""``method="exact"`` (and :func:`subsets`) refuse to enumerate more subsets than this (the table alone
+is ``C(L, N)·L`` bytes plus a Python tuple per subset); use ``method="monte-carlo"``."""
+MAX_WORK = 10 ** 10
+"""Largest number of ``[..., L, d]`` entries one :func:`expected_distance` call may evaluate in total
+(minutes of arithmetic); more is refused with the count and a way out."""
 DIRECT_LIMIT = 1 << 22
 """Norms are computed from the explicit differences when the broadcast ``[..., L, d]`` array has
 at most this many entries (exact to rounding), by the expansion otherwise (memory ``O(L)``)."""
@@ -72,9 +79,15 @@ class Estimate:
 
 # --------------------------------------------------------------------------- inputs and backends
 
-def _inputs(alpha, x, n, mask, *, need_x: bool = True):
-    """Validated numpy views, the broadcast batch shape, the valid-key mask and ``n``."""
+def _inputs(alpha, x, n, mask, *, need_x: bool = True, allow_unnormalised: bool = False, scores: bool = False):
+    """Validated numpy views, the broadcast batch shape, the valid-key mask and ``n``.
+
+    ``alpha`` must lie on the simplex (see :func:`theorems.validation.check_weights`) unless
+    ``allow_unnormalised``; logits passed by mistake are refused, not turned into a fake violation.
+    ``scores``: any finite real ``alpha`` (only its order is used).
+    """
     source = alpha if is_torch(alpha) else x  # the tensor whose kind (and device) the results take, if any
+    resolution = _resolution(alpha)
     alpha = to_numpy(alpha, name="alpha")  # [..., L]
     length = alpha.shape[-1]
     if need_x:
@@ -86,7 +99,9 @@ def _inputs(alpha, x, n, mask, *, need_x: bool = True):
         except ValueError:
             raise ValueError(f"the leading dimensions of alpha {alpha.shape[:-1]} and x {x.shape[:-2]} do not broadcast") from None
     valid = check_mask(mask, alpha.shape)  # [..., L]
-    n = check_n(n, valid)
+    n = check_n(n, valid)  # first: a row without valid keys is a mask error, not a weights error
+    if not scores:
+        check_weights(alpha, valid=valid, allow_unnormalised=allow_unnormalised, resolution=resolution)
     return alpha, x, valid, valid.sum(axis=-1), n, source
 
 
@@ -112,25 +127,28 @@ def _scaled_norms(coef: np.ndarray, x: np.ndarray, s: np.ndarray) -> np.ndarray:
 def top_n(alpha, n: int, *, mask=None):
     """Indices ``[..., n]`` of the ``n`` largest weights, in descending order; ties: lower index first.
 
+    Only the order matters here, so ``alpha`` may be any finite scores (weights of any mass, logits).
+
     >>> top_n(np.array([0.2, 0.4, 0.4]), 2).tolist()
     [1, 2]
     """
-    alpha_np, _, valid, _, n, source = _inputs(alpha, None, n, mask, need_x=False)
+    alpha_np, _, valid, _, n, source = _inputs(alpha, None, n, mask, need_x=False, scores=True)
     return like(top_n_order(alpha_np, valid, n), source)
 
 
-def distance(alpha, x, n: int, *, reading: str = "sum", mask=None):
+def distance(alpha, x, n: int, *, reading: str = "sum", mask=None, allow_unnormalised: bool = False):
     """The true ``d̃`` of the top-``n`` set, per row ``[...]``.
 
     ``reading="sum"``: ``Σ_{i∉I_N} ‖α_i x_i − s‖`` [R]; ``reading="norm"``: ``‖Σ_{i∉I_N} α_i x_i − s‖``,
-    with ``s = Σ_{j∈I_N} α_j x_j``.
+    with ``s = Σ_{j∈I_N} α_j x_j``. ``alpha`` must lie on the simplex (sum 1, entries ≥ 0, within
+    :data:`theorems.validation.SIMPLEX_TOLERANCE`) unless ``allow_unnormalised=True``; the same holds
+    for every function of this module.
 
     >>> float(distance(np.array([0.5, 0.5]), np.array([[1.0], [-1.0]]), 1, reading="norm"))
     1.0
     """
-    if reading not in READINGS:
-        raise ValueError(f"reading={reading!r} must be one of {READINGS}")
-    alpha, x, valid, _, n, source = _inputs(alpha, x, n, mask)
+    check_choice(reading, name="reading", choices=READINGS)
+    alpha, x, valid, _, n, source = _inputs(alpha, x, n, mask, allow_unnormalised=allow_unnormalised)
     chosen = top_n_mask(alpha, valid, n)  # [..., L]
     rest = valid & ~chosen  # [..., L]
     s = _weighted_sum(np.where(chosen, alpha, 0.0), x)  # [..., d]
@@ -141,7 +159,7 @@ def distance(alpha, x, n: int, *, reading: str = "sum", mask=None):
     return like(np.sum(np.where(rest, norms, 0.0), axis=-1), source)
 
 
-def fixed_bound(alpha, x, n: int, *, center: str = "normalised", mask=None):
+def fixed_bound(alpha, x, n: int, *, center: str = "normalised", mask=None, allow_unnormalised: bool = False):
     """Theorem 1 part 1 [R]: ``(1 − ᾱ_N)·d_1 + [(L − N)·ᾱ_N − (1 − ᾱ_N)]·c`` per row.
 
     ``center="normalised"``: ``c = ‖x̄‖ = ‖s‖/ᾱ_N``; ``center="max-norm"``: ``c = max_{j∈I_N} ‖x_j‖``.
@@ -150,9 +168,8 @@ def fixed_bound(alpha, x, n: int, *, center: str = "normalised", mask=None):
     >>> float(fixed_bound(np.array([0.5, 0.3, 0.2]), np.ones((3, 1)), 1))  # all x equal: d_1 = 0
     0.5
     """
-    if center not in CENTERS:
-        raise ValueError(f"center={center!r} must be one of {CENTERS}")
-    alpha, x, valid, counts, n, source = _inputs(alpha, x, n, mask)
+    check_choice(center, name="center", choices=CENTERS)
+    alpha, x, valid, counts, n, source = _inputs(alpha, x, n, mask, allow_unnormalised=allow_unnormalised)
     chosen = top_n_mask(alpha, valid, n)  # [..., L]
     rest = valid & ~chosen
     mass = np.sum(np.where(chosen, alpha, 0.0), axis=-1)  # [...] ᾱ_N
@@ -198,7 +215,7 @@ def _main_coefficients(counts: np.ndarray, n: int):
     return outside, p
 
 
-def random_main_sum(alpha, x, n: int, *, mask=None):
+def random_main_sum(alpha, x, n: int, *, mask=None, allow_unnormalised: bool = False):
     """Main sum of Theorem 1 part 2 [R]: ``((L − N)/L)·Σ_i ‖(1 + p)·α_i x_i − p·Σ_j α_j x_j‖``, ``p = N/(L − 1)``.
 
     Equal to ``((L − N)/L)·Σ_i ‖α_i x_i − p·Σ_{j≠i} α_j x_j‖`` (the norm of the conditional mean).
@@ -206,7 +223,7 @@ def random_main_sum(alpha, x, n: int, *, mask=None):
     >>> float(random_main_sum(np.array([0.5, 0.5]), np.array([[1.0], [-1.0]]), 1))
     1.0
     """
-    alpha, x, valid, counts, n, source = _inputs(alpha, x, n, mask)
+    alpha, x, valid, counts, n, source = _inputs(alpha, x, n, mask, allow_unnormalised=allow_unnormalised)
     weights = np.where(valid, alpha, 0.0)  # [..., L]
     outside, p = _main_coefficients(counts, n)  # [...]
     total = _weighted_sum(weights, x)  # [..., d]
@@ -214,7 +231,7 @@ def random_main_sum(alpha, x, n: int, *, mask=None):
     return like(outside * np.sum(np.where(valid, norms, 0.0), axis=-1), source)
 
 
-def jensen_gap_bound(alpha, x, n: int, *, mask=None):
+def jensen_gap_bound(alpha, x, n: int, *, mask=None, allow_unnormalised: bool = False):
     """The residual bound [R] ``((L − N)/L)·Σ_i √Var_i`` per row, ``Var_i = E‖Y_i − E Y_i‖²``.
 
     ``Y_i`` is the sum of ``N`` of the ``a_j = α_j x_j`` (``j ≠ i``) drawn without replacement from
@@ -225,7 +242,7 @@ def jensen_gap_bound(alpha, x, n: int, *, mask=None):
     >>> float(jensen_gap_bound(np.array([0.5, 0.5]), np.array([[1.0], [-1.0]]), 1))
     0.0
     """
-    alpha, x, valid, counts, n, source = _inputs(alpha, x, n, mask)
+    alpha, x, valid, counts, n, source = _inputs(alpha, x, n, mask, allow_unnormalised=allow_unnormalised)
     weights = np.where(valid, alpha, 0.0)  # [..., L]
     outside, _ = _main_coefficients(counts, n)
     m = counts - 1  # [...]
@@ -251,7 +268,20 @@ def _subset_distance(alpha, x, chosen, valid, reading):
 
 
 def subsets(length: int, n: int) -> np.ndarray:
-    """All ``C(length, n)`` subsets as a boolean ``[C, length]`` array (lexicographic order)."""
+    """All ``C(length, n)`` subsets as a boolean ``[C, length]`` array (lexicographic order).
+
+    Refused beyond :data:`EXACT_MAX_SUBSETS` subsets, before anything is allocated.
+
+    >>> subsets(3, 2).astype(int).tolist()
+    [[1, 1, 0], [1, 0, 1], [0, 1, 1]]
+    """
+    length = check_integer(length, name="length")
+    n = check_integer(n, name="n", max_value=length)
+    count = math.comb(length, n)
+    if count > EXACT_MAX_SUBSETS:
+        raise ValueError(f"subsets({length}, {n}) would enumerate C({length}, {n}) = {count} subsets, more than "
+                         f"EXACT_MAX_SUBSETS={EXACT_MAX_SUBSETS}; estimate by Monte Carlo instead "
+                         "(expected_distance(..., method='monte-carlo'))")
     index = np.array(list(combinations(range(length), n)), dtype=np.intp).reshape(-1, n)  # [C, n]
     out = np.zeros((len(index), length), dtype=bool)
     np.put_along_axis(out, index, True, axis=-1)
@@ -259,33 +289,44 @@ def subsets(length: int, n: int) -> np.ndarray:
 
 
 def expected_distance(alpha, x, n: int, *, reading: str = "sum", method: str = "auto", samples: int = 4096,
-                      seed: int = 0, level: float = 0.99, mask=None, chunk: int = 1 << 22) -> Estimate:
+                      seed: int = 0, level: float = 0.99, mask=None, chunk: int = 1 << 22,
+                      allow_unnormalised: bool = False) -> Estimate:
     """``E[d̃]`` over ``I_N`` uniform among the ``C(L, N)`` subsets of the valid keys, ``α`` fixed.
 
     ``method="exact"`` enumerates every subset (``"auto"`` does so when ``C(L, N) ≤ EXACT_LIMIT``);
     ``"monte-carlo"`` draws ``samples`` independent subsets per row from ``seed`` and returns the
     normal confidence interval at ``level``. ``chunk`` caps the entries of the work arrays.
+    ``method="exact"`` beyond :data:`EXACT_MAX_SUBSETS` subsets, and any request evaluating more than
+    :data:`MAX_WORK` entries, are refused before any allocation, with the count and a way out.
 
     >>> e = expected_distance(np.array([0.5, 0.5]), np.array([[1.0], [-1.0]]), 1)
     >>> float(e.mean), e.exact
     (1.0, True)
     """
-    if reading not in READINGS:
-        raise ValueError(f"reading={reading!r} must be one of {READINGS}")
-    if method not in METHODS:
-        raise ValueError(f"method={method!r} must be one of {METHODS}")
-    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 2:
-        raise ValueError(f"samples={samples!r} must be an integer >= 2")
-    check_positive(level, name="level")
-    if not level < 1:
-        raise ValueError(f"level={level!r} must lie in (0, 1)")
-    alpha, x, valid, counts, n, source = _inputs(alpha, x, n, mask)
+    check_choice(reading, name="reading", choices=READINGS)
+    check_choice(method, name="method", choices=METHODS)
+    samples = check_integer(samples, name="samples", min_value=2)
+    seed = check_seed(seed)
+    chunk = check_integer(chunk, name="chunk")
+    check_number(level, name="level", min_value=0, max_value=1, exclude_min=True, exclude_max=True)
+    alpha, x, valid, counts, n, source = _inputs(alpha, x, n, mask, allow_unnormalised=allow_unnormalised)
     length = alpha.shape[-1]
     batch = np.broadcast_shapes(alpha.shape[:-1], x.shape[:-2])
     alpha = np.broadcast_to(alpha, (*batch, length))
     valid = np.broadcast_to(valid, (*batch, length))
     d = x.shape[-1]
-    exact = method == "exact" or (method == "auto" and math.comb(length, n) <= EXACT_LIMIT)
+    count = math.comb(length, n)
+    exact = method == "exact" or (method == "auto" and count <= EXACT_LIMIT)
+    if exact and count > EXACT_MAX_SUBSETS:
+        raise ValueError(f"method='exact' would enumerate C({length}, {n}) = {count} subsets, more than "
+                         f"EXACT_MAX_SUBSETS={EXACT_MAX_SUBSETS}; use method='monte-carlo' (samples=...) or "
+                         "method='auto', which switches to Monte Carlo")
+    rows = math.prod(batch)
+    work = (count if exact else samples) * rows * length * d
+    check_work(work, what=f"expected_distance ({'C(L, N) = ' + str(count) + ' subsets' if exact else f'samples={samples}'}"
+               f" x {rows} rows x L={length} x d={d})", limit=MAX_WORK,
+               way_out="lower samples, or split the rows into smaller batches" if not exact else
+               "use method='monte-carlo', or split the rows into smaller batches")
     if exact:
         every = subsets(length, n)  # [C, L]
         total = np.zeros(batch)

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from theorems.distance import distance, fixed_bound, jensen_gap_bound, random_main_sum, top_n
+from theorems.validation import check_integer, check_seed, check_work, cli_integer
 
 
 def benchmark(*, heads: int = 144, queries: int = 1024, keys: int = 1024, dim: int = 64, n: int = 5,
@@ -23,6 +24,13 @@ def benchmark(*, heads: int = 144, queries: int = 1024, keys: int = 1024, dim: i
     keys: the first ``n − 1`` queries see ``n`` keys), values are Gaussian ``[heads, keys, dim]``.
     """
     import resource
+    for name, value in (("heads", heads), ("queries", queries), ("keys", keys), ("dim", dim)):
+        check_integer(value, name=name)
+    n = check_integer(n, name="n", max_value=keys)
+    chunk_heads = check_integer(chunk_heads, name="chunk_heads", max_value=heads)
+    check_seed(seed)
+    check_work(chunk_heads * queries * keys * max(dim, n), what=f"one chunk [chunk_heads={chunk_heads}, "
+               f"queries={queries}, keys={keys}, max(dim, n)={max(dim, n)}]", way_out="lower chunk_heads")
     rng = np.random.default_rng(seed)
     seconds = {name: 0.0 for name in ("distance.sum", "distance.norm", "fixed_bound", "random_main_sum",
                                       "jensen_gap_bound", "top_n")}
@@ -55,13 +63,17 @@ def main(argv: list[str] | None = None) -> int:
     import json
     parser = argparse.ArgumentParser(prog="python -m theorems.distance_bench", description=__doc__.split("\n")[0])
     parser.add_argument("--bench", action="store_true", help="time the API on [heads, queries, keys, dim]")
-    parser.add_argument("--heads", type=int, default=144)
-    parser.add_argument("--queries", type=int, default=1024)
-    parser.add_argument("--keys", type=int, default=1024)
-    parser.add_argument("--dim", type=int, default=64)
-    parser.add_argument("--n", type=int, default=5)
-    parser.add_argument("--chunk-heads", type=int, default=4)
+    parser.add_argument("--heads", type=cli_integer(), default=144)
+    parser.add_argument("--queries", type=cli_integer(), default=1024)
+    parser.add_argument("--keys", type=cli_integer(), default=1024)
+    parser.add_argument("--dim", type=cli_integer(), default=64)
+    parser.add_argument("--n", type=cli_integer(), default=5)
+    parser.add_argument("--chunk-heads", type=cli_integer(), default=4)
     args = parser.parse_args(argv)
+    if args.n > args.keys:
+        parser.error(f"argument --n: {args.n} must be <= --keys {args.keys}")
+    if args.chunk_heads > args.heads:
+        parser.error(f"argument --chunk-heads: {args.chunk_heads} must be <= --heads {args.heads}")
     if not args.bench:
         parser.print_help()
         return 0

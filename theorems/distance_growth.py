@@ -25,7 +25,8 @@ import numpy as np
 
 from strategies.spherical import uniform_sphere
 from theorems.distance import distance, expected_distance, fixed_bound, random_main_sum
-from theorems.validation import check_positive
+from theorems.validation import (check_array, check_choice, check_integer, check_number, check_output_path,
+                                 check_positive, check_seed, check_work, cli_integer)
 from theorems.figures import save_figure
 
 REGIMES = ("bounded", "sink")
@@ -36,9 +37,13 @@ TOP_N = (1, 5, 10, 20, 100)
 def sample_rows(*, regime: str, length: int, rows: int, dim: int, bound: float = 2.0, sink_offset: float = 0.0,
                 seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """``alpha [rows, L]`` (softmax of the regime's logits) and ``x [rows, L, dim]`` on the unit sphere."""
-    if regime not in REGIMES:
-        raise ValueError(f"regime={regime!r} must be one of {REGIMES}")
+    check_choice(regime, name="regime", choices=REGIMES)
+    for name, value in (("length", length), ("rows", rows), ("dim", dim)):
+        check_integer(value, name=name)
     check_positive(bound, name="bound")
+    check_number(sink_offset, name="sink_offset")
+    check_seed(seed)
+    check_work(rows * length * dim, what=f"x [rows={rows}, L={length}, dim={dim}]", way_out="lower rows, L or dim")
     rng = np.random.default_rng(seed)
     logits = rng.uniform(-bound, bound, size=(rows, length))  # [rows, L]
     if regime == "sink":
@@ -52,7 +57,15 @@ def sample_rows(*, regime: str, length: int, rows: int, dim: int, bound: float =
 def growth(*, regime: str = "bounded", lengths=LENGTHS, n: int | None = 5, top_n=None, length: int | None = None,
            rows: int = 32, dim: int = 16, samples: int = 200, seed: int = 0) -> dict[str, np.ndarray]:
     """Row means of the distance quantities against ``L`` (``n`` fixed) or against ``N`` (``top_n``, ``length`` fixed)."""
-    grid = [(length, m) for m in top_n] if top_n is not None else [(l, n) for l in lengths]
+    grid = _grid(lengths=lengths, n=n, top_n=top_n, length=length)
+    check_choice(regime, name="regime", choices=REGIMES)
+    rows, dim = check_integer(rows, name="rows"), check_integer(dim, name="dim")
+    samples = check_integer(samples, name="samples", min_value=2)
+    check_seed(seed)
+    longest = max(l for l, _ in grid)
+    check_work(rows * longest * dim, what=f"x [rows={rows}, L={longest}, dim={dim}]", way_out="lower rows, L or dim")
+    check_work(samples * rows * longest * dim, what=f"Monte Carlo samples={samples} x rows={rows} x L={longest} x dim={dim}",
+               limit=10 ** 10, way_out="lower samples, rows, L or dim")
     keys = ("true", "bound", "main", "expected", "low", "high", "A")
     out = {k: np.zeros(len(grid)) for k in keys}
     for k, (l, m) in enumerate(grid):
@@ -67,8 +80,33 @@ def growth(*, regime: str = "bounded", lengths=LENGTHS, n: int | None = 5, top_n
     return out
 
 
+def _grid(*, lengths, n, top_n, length) -> list[tuple[int, int]]:
+    """``[(L, N), ...]``: ``N`` fixed against the ``lengths``, or ``L = length`` fixed against ``top_n``."""
+    def integers(values, name):
+        if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__") or not len(values):
+            raise TypeError(f"{name}={values!r} must be a non-empty sequence of positive integers")
+        return [check_integer(v, name=f"every entry of {name}") for v in values]
+    if top_n is not None:
+        length = check_integer(length, name="length")
+        return [(length, check_integer(m, name="every entry of top_n", max_value=length)) for m in integers(top_n, "top_n")]
+    n = check_integer(n, name="n")
+    grid = [(l, n) for l in integers(lengths, "lengths")]
+    if any(l < n for l, _ in grid):
+        raise ValueError(f"every entry of lengths={tuple(lengths)!r} must be >= n={n}")
+    return grid
+
+
 def slope(xs, ys) -> float:
-    """Least-squares slope of ``log y`` against ``log x`` (1 = linear growth, 0 = flat)."""
+    """Least-squares slope of ``log y`` against ``log x`` (1 = linear growth, 0 = flat).
+
+    >>> round(slope([1.0, 2.0, 4.0], [3.0, 6.0, 12.0]), 6)
+    1.0
+    """
+    xs, ys = check_array(xs, name="xs", ndim=1, min_length=2), check_array(ys, name="ys", ndim=1, min_length=2)
+    if xs.shape != ys.shape:
+        raise ValueError(f"xs and ys must have the same length, got {len(xs)} and {len(ys)}")
+    if np.any(xs <= 0) or np.any(ys < 0):
+        raise ValueError("xs must be > 0 and ys >= 0 (a slope on log-log axes)")
     return float(np.polyfit(np.log(xs), np.log(np.maximum(ys, 1e-300)), 1)[0])
 
 
@@ -87,11 +125,15 @@ def _panel(ax, data, title, xlabel):
 
 def figures(directory: Path | str = "docs/figures", *, rows: int = 32, dim: int = 16, samples: int = 200) -> list[Path]:
     """Write the Fig. 2a-style (vs ``L``, ``N = 5``) and Fig. 2b-style (vs ``N``, ``L = 1024``) figures."""
+    directory = check_output_path(directory, name="directory", kind="directory")
+    for name, value in (("rows", rows), ("dim", dim)):
+        check_integer(value, name=name)
+    check_integer(samples, name="samples", min_value=2)
+    check_work(samples * rows * max(LENGTHS) * dim, what=f"Monte Carlo samples={samples} x rows={rows} x "
+               f"L={max(LENGTHS)} x dim={dim}", limit=10 ** 10, way_out="lower samples, rows or dim")
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
     paths = []
     for name, kwargs, xlabel in (("fig2_growth_vs_length.png", {"n": 5}, "context length L  (N = 5)"),
                                  ("fig2_growth_vs_n.png", {"top_n": TOP_N, "length": 1024}, "top-N  (L = 1024)")):
@@ -112,10 +154,17 @@ def main(argv: list[str] | None = None) -> int:
     import argparse
     parser = argparse.ArgumentParser(prog="python -m theorems.distance_growth", description=__doc__.split("\n")[0])
     parser.add_argument("--out", default="docs/figures", help="directory for the PNG files (default: %(default)s)")
-    parser.add_argument("--rows", type=int, default=32)
-    parser.add_argument("--dim", type=int, default=16)
-    parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument("--rows", type=cli_integer(), default=32)
+    parser.add_argument("--dim", type=cli_integer(), default=16)
+    parser.add_argument("--samples", type=cli_integer(min_value=2), default=200)
     args = parser.parse_args(argv)
+    try:  # before minutes of computation, not after them
+        check_output_path(args.out, kind="directory")
+        check_work(args.samples * args.rows * max(LENGTHS) * args.dim, what=f"Monte Carlo --samples {args.samples} x "
+                   f"--rows {args.rows} x L={max(LENGTHS)} x --dim {args.dim}", limit=10 ** 10,
+                   way_out="lower --samples, --rows or --dim")
+    except ValueError as error:
+        parser.error(str(error))
     for path in figures(args.out, rows=args.rows, dim=args.dim, samples=args.samples):
         print(path)
     return 0

@@ -25,6 +25,7 @@ from theorems.assumptions import sample_configurations
 from theorems.separability import (default_radius, separability_lower_bound, separability_upper_bound,
                                    separable_count)
 from theorems.figures import save_figure
+from theorems.validation import check_integer, check_output_path, check_positive, check_seed, check_work, cli_integer
 
 REGIMES = {"peaked": 4.0, "flat": 0.5}
 """Standard deviation of the Gaussian logits of each attention regime."""
@@ -35,8 +36,18 @@ PAPER_BAND = (0.70, 0.85)
 def measure(*, rows: int = 32, length: int = 512, dim: int = 64, radius: float = 1.0,
             sizes: tuple[int, ...] = (1, 2, 4, 8, 16, 32, 64, 128, 256), seed: int = 0) -> dict:
     """Per regime and ``N``: the mean and 10–90% band of ``N_s/N``, the mean bounds, how often the lower bound is negative."""
-    if max(sizes) >= length:
-        raise ValueError(f"every N in sizes={sizes} must be < length={length} (Alg. 4 needs a non-selected key)")
+    for name, value in (("rows", rows), ("dim", dim)):
+        check_integer(value, name=name)
+    length = check_integer(length, name="length", min_value=2)
+    check_positive(radius, name="radius")
+    check_seed(seed)
+    if isinstance(sizes, (str, bytes)) or not hasattr(sizes, "__iter__") or not len(sizes):
+        raise TypeError(f"sizes={sizes!r} must be a non-empty sequence of integers N in 1..length-1")
+    for n in sizes:
+        check_integer(n, name=f"every N in sizes={tuple(sizes)!r} (Alg. 4 needs a non-selected key: N < length)",
+                      max_value=length - 1)
+    check_work(rows * length * length, what=f"pairwise distances [rows={rows}, L={length}, L]",
+               way_out="lower rows or length")
     rng = np.random.default_rng(seed)
     x, _ = sample_configurations(samples=rows, length=length, dim=dim, radius=radius, seed=seed)  # [S, L, d]
     delta = min_pairwise_distances(x)                                                            # [S]
@@ -66,6 +77,9 @@ def measure(*, rows: int = 32, length: int = 512, dim: int = 64, radius: float =
 
 def plot(results: dict, out: Path) -> Path:
     """Two panels (peaked, flat attention) in the style of the paper's Fig. 3."""
+    if not isinstance(results, dict) or "regimes" not in results:
+        raise TypeError(f"results must be the dict that measure() returns, not {type(results).__name__}")
+    out = check_output_path(out, name="out")
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -96,13 +110,20 @@ def plot(results: dict, out: Path) -> Path:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m theorems.fig3", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rows", type=int, default=32, help="attention rows per regime (default: %(default)s)")
-    parser.add_argument("--length", type=int, default=512, help="context length L (default: %(default)s)")
-    parser.add_argument("--dim", type=int, default=64, help="embedding dimension d (default: %(default)s)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--rows", type=cli_integer(), default=32, help="attention rows per regime (default: %(default)s)")
+    parser.add_argument("--length", type=cli_integer(min_value=2), default=512,
+                        help="context length L (default: %(default)s)")
+    parser.add_argument("--dim", type=cli_integer(), default=64, help="embedding dimension d (default: %(default)s)")
+    parser.add_argument("--seed", type=cli_integer(min_value=0), default=0)
     parser.add_argument("--out", type=Path, default=Path("docs/figures/fig3_separability.png"))
     parser.add_argument("--json", action="store_true", help="print the measured numbers as JSON")
     args = parser.parse_args(argv)
+    try:  # before the computation, not after it
+        check_output_path(args.out)
+        check_work(args.rows * args.length * args.length, what=f"pairwise distances [--rows {args.rows}, "
+                   f"--length {args.length}, --length {args.length}]", way_out="lower --rows or --length")
+    except ValueError as error:
+        parser.error(str(error))
     sizes = tuple(n for n in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512) if n < args.length)
     results = measure(rows=args.rows, length=args.length, dim=args.dim, sizes=sizes, seed=args.seed)
     print(f"wrote {plot(results, args.out)}")

@@ -27,7 +27,7 @@ import torch
 
 from theorems.normalisers import Normaliser
 from theorems.precision import F64
-from theorems.validation import check_logits, check_temperature
+from theorems.validation import check_callable, check_integer, check_logits, check_temperature
 
 TORCH = SimpleNamespace(
     name="torch", exp=torch.exp, log=torch.log, sqrt=torch.sqrt, tanh=torch.tanh, expm1=torch.expm1,
@@ -49,9 +49,28 @@ def _back(array: np.ndarray, was_torch: bool):
 
 
 def softmax_weights(logits, *, temperature: float, mask=None) -> np.ndarray:
-    """``softmax(l/T)`` along the last axis, masked keys (``mask`` False) get weight 0.  ``[..., L]``"""
-    scaled = logits / temperature  # [..., L]
+    """``softmax(l/T)`` along the last axis, masked keys (``mask`` False) get weight 0.  ``[..., L]``
+
+    >>> softmax_weights(np.zeros(2), temperature=1.0).tolist()
+    [0.5, 0.5]
+    """
+    check_temperature(temperature)
+    logits = check_logits(_as_numpy(logits)[0], allow_object=False)
+    with np.errstate(over="ignore"):  # an overflow is reported just below, by name
+        scaled = logits / temperature  # [..., L]
+    if not np.all(np.isfinite(scaled)):
+        raise ValueError(f"logits / temperature overflows float64 (temperature={temperature!r}, largest |logit| "
+                         f"{float(np.max(np.abs(logits)))!r}); use a larger temperature")
     if mask is not None:
+        mask = np.asarray(mask)
+        if mask.dtype != bool:
+            raise TypeError(f"mask must be boolean (True = key present), got dtype {mask.dtype}")
+        try:
+            np.broadcast_shapes(mask.shape, scaled.shape)
+        except ValueError:
+            raise ValueError(f"mask of shape {mask.shape} does not broadcast to the logits' shape {scaled.shape}") from None
+        if not np.all(np.any(mask, axis=-1)):
+            raise ValueError("mask must leave at least one valid key in every row")
         scaled = np.where(mask, scaled, -np.inf)
     shifted = scaled - np.max(scaled, axis=-1, keepdims=True)  # max is finite: every row has a valid key
     weights = np.exp(shifted)
@@ -106,6 +125,9 @@ def torch_function(normaliser: Normaliser) -> Callable[[torch.Tensor], torch.Ten
     attention has no ``F`` and is written directly. Others (sparsemax, entmax, softpick, relu) are
     only piecewise differentiable: pass your own torch function instead.
     """
+    if not isinstance(normaliser, Normaliser):
+        raise TypeError(f"normaliser={normaliser!r} must be a Normaliser (theorems.normalisers), "
+                        f"not {type(normaliser).__name__}")
     if normaliser.name.startswith("exp-sine"):
         c = inspect.getclosurevars(normaliser.F).nonlocals["c"]
         return lambda l: _normalise_torch(torch.exp(c * torch.sin(l)))
@@ -133,7 +155,13 @@ def jacobian_autograd(normaliser_or_fn, logits):
     array = check_logits(array, allow_object=False)
     if array.ndim != 1:
         raise ValueError(f"logits must be one vector [L], got shape {array.shape}")
-    jacobian = torch.func.jacrev(function)(torch.tensor(array, dtype=torch.float64))  # [L, L]
+    point = torch.tensor(array, dtype=torch.float64)
+    weights = function(point)
+    if not isinstance(weights, torch.Tensor) or tuple(weights.shape) != tuple(point.shape):
+        shape = tuple(weights.shape) if isinstance(weights, torch.Tensor) else type(weights).__name__
+        raise ValueError(f"normaliser_or_fn must map logits [L] to weights [L] (a torch tensor of shape "
+                         f"{tuple(point.shape)}), got {shape}: its Jacobian would not be [L, L]")
+    jacobian = torch.func.jacrev(function)(point)  # [L, L]
     return jacobian if was_torch else jacobian.detach().numpy()
 
 
@@ -149,8 +177,8 @@ def sympy_jacobian(F, length: int):
     """
     import sympy
 
-    if not isinstance(length, int) or length < 1:
-        raise ValueError(f"length={length!r} must be a positive integer")
+    check_callable(F, name="F")
+    check_integer(length, name="length")
     symbols = sympy.symbols(f"l1:{length + 1}", real=True)
     values = [F(s) for s in symbols]
     total = sum(values)

@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 
 from theorems.precision import F64
-from theorems.validation import check_logits, check_positive, check_temperature
+from theorems.validation import (check_callable, check_integer, check_logits, check_number, check_positive,
+                                 check_temperature)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -185,8 +186,17 @@ def entmax15() -> Normaliser:
 
 
 def entmax_bisect(*, alpha: float = 1.5, iterations: int = 200) -> Normaliser:
-    """α-entmax for any ``alpha > 1`` by bisection on the threshold (independent of :func:`entmax15`)."""
-    check_positive(alpha - 1, name="alpha - 1")
+    """α-entmax for any ``alpha > 1`` by bisection on the threshold (independent of :func:`entmax15`).
+
+    ``iterations`` (at least 1) halvings of the threshold's bracket; 200 reach float64 resolution.
+
+    >>> entmax_bisect(iterations=0)
+    Traceback (most recent call last):
+        ...
+    ValueError: iterations=0 must be an integer >= 1
+    """
+    check_number(alpha, name="alpha", min_value=1, exclude_min=True)
+    iterations = check_integer(iterations, name="iterations")
 
     def mapping(logits, xp):
         power = 1 / (xp.number(alpha) - 1)
@@ -217,6 +227,12 @@ def general(*, name: str, F: Callable, F_range: Callable, dF: Callable | None = 
     >>> square(np.array([0.0, 1.0])).tolist()
     [0.3333333333333333, 0.6666666666666666]
     """
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"name={name!r} must be a non-empty string")
+    check_callable(F, name="F")
+    check_callable(F_range, name="F_range")
+    if dF is not None:
+        check_callable(dF, name="dF")
     return Normaliser(name, lambda l, xp: _normalise(F(l, l.shape[-1], xp)), F, dF, F_range,
                       length_dependent=length_dependent)
 

@@ -25,7 +25,8 @@ from pathlib import Path
 import numpy as np
 
 from theorems.jacobian import _as_numpy, _back, softmax_weights
-from theorems.validation import check_array, check_logits, check_positive
+from theorems.validation import (check_array, check_integer, check_logits, check_output_path, check_positive,
+                                 check_seed, check_shape, check_temperatures, check_weights, check_work, cli_integer)
 from theorems.figures import save_figure
 
 BISECTION_STEPS = 64
@@ -37,10 +38,11 @@ DIRECTION_SALT = 0x5E
 
 
 def _grid(values, *, name: str) -> np.ndarray:
+    """A grid ``[n]`` of finite, normal, positive numbers (temperatures or epsilons)."""
     values, _ = _as_numpy(values)
-    grid = check_array(np.atleast_1d(values), name=name, ndim=1)
-    for value in grid:
-        check_positive(float(value), name=f"every entry of {name}")
+    grid = np.atleast_1d(check_temperatures(values, name=name))
+    if grid.ndim != 1:
+        raise ValueError(f"{name} must be a number or a 1-d grid, got shape {grid.shape}")
     return grid
 
 
@@ -48,7 +50,13 @@ def _mask(mask, shape) -> np.ndarray | None:
     if mask is None:
         return None
     mask, _ = _as_numpy(mask)
-    mask = np.broadcast_to(np.asarray(mask, dtype=bool), shape)
+    mask = np.asarray(mask)
+    if mask.dtype != bool:
+        raise TypeError(f"mask must be boolean (True = key present), got dtype {mask.dtype}")
+    try:
+        mask = np.broadcast_to(mask, shape)
+    except ValueError:
+        raise ValueError(f"mask of shape {mask.shape} does not broadcast to the logits' shape {shape}") from None
     if not np.all(mask.any(axis=-1)):
         raise ValueError("mask must leave at least one valid key in every row")
     return mask
@@ -66,7 +74,11 @@ def largest_eigenvalue(alpha: np.ndarray) -> np.ndarray:
 
     >>> float(largest_eigenvalue(np.array([0.5, 0.5, 0.0])))
     0.5
+
+    ``alpha`` must lie on the simplex (:func:`theorems.validation.check_weights`): the secular
+    equation above uses ``Σ α_k = 1``, and any other vector would get a wrong eigenvalue.
     """
+    alpha = check_weights(_as_numpy(alpha)[0])
     if alpha.shape[-1] < 2:
         return np.zeros(alpha.shape[:-1])
     top = -np.partition(-alpha, 1, axis=-1)[..., :2]  # [..., 2]: the two largest weights
@@ -134,7 +146,10 @@ def random_directions(shape, *, seed: int = 0, mask=None) -> np.ndarray:
     ``default_rng(seed)``, logits drawn from the same seed would make ``v`` parallel to ``l``, a mere
     change of temperature, and ``g`` would collapse.
     """
-    rng = np.random.default_rng(np.random.SeedSequence([seed, DIRECTION_SALT]))
+    shape = check_shape(shape)
+    rng = np.random.default_rng(np.random.SeedSequence([check_seed(seed), DIRECTION_SALT]))
+    if mask is not None:
+        mask = _mask(mask, shape)
     v = rng.standard_normal(shape)  # [..., L]
     if mask is not None:
         v = np.where(mask, v, 0.0)
@@ -155,6 +170,7 @@ def finite_difference_sensitivity(logits, temperatures, epsilons, *, seed: int =
     array, was_torch = _as_numpy(logits)
     array = check_logits(array, allow_object=False)
     t_grid, e_grid = _grid(temperatures, name="temperatures"), _grid(epsilons, name="epsilons")
+    check_seed(seed)
     mask = _mask(mask, array.shape)
     v = random_directions(array.shape, seed=seed, mask=mask)  # [..., L]
     moved = array[..., None, :] + e_grid[:, None] * v[..., None, :]  # [..., n_ε, L]
@@ -169,18 +185,19 @@ def finite_difference_sensitivity(logits, temperatures, epsilons, *, seed: int =
 
 def sup_spectral(temperature):
     """``sup_l ‖J‖₂ = sup_l ‖J‖_F = 1/(2T)`` (two weights 1/2)."""
-    return 1 / (2 * np.asarray(temperature, dtype=float))
+    return 1 / (2 * check_temperatures(temperature, name="temperature"))
 
 
 def sup_finite_difference(temperature, epsilon):
     """``sup_{l, ‖v‖=1} g(T, ε) = (√2/ε)·tanh(ε/(2√2·T))``, attained at ``L = 2``, equal logits."""
-    t, e = np.asarray(temperature, dtype=float), np.asarray(epsilon, dtype=float)
+    t = check_temperatures(temperature, name="temperature")
+    e = check_temperatures(epsilon, name="epsilon")
     return np.sqrt(2) / e * np.tanh(e / (2 * np.sqrt(2) * t))
 
 
 def paper_curve(temperature):
     """The paper's dashed curve ``min{1/(4T), √2}``."""
-    return np.minimum(1 / (4 * np.asarray(temperature, dtype=float)), np.sqrt(2))
+    return np.minimum(1 / (4 * check_temperatures(temperature, name="temperature")), np.sqrt(2))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -208,6 +225,7 @@ def algorithm5(logits, *, temperatures, epsilons=(1e-3, 1e-1, 10.0), seed: int =
     """
     array, _ = _as_numpy(logits)
     array = check_array(array, name="logits", ndim=3)
+    check_seed(seed)
     g = finite_difference_sensitivity(array, temperatures, epsilons, seed=seed, mask=mask)  # [H, Q, n_T, n_ε]
     spectral = softmax_jacobian_norms(array, temperatures, mask=mask)["spectral"]  # [H, Q, n_T]
     return Sensitivity(_grid(temperatures, name="temperatures"), _grid(epsilons, name="epsilons"),
@@ -217,17 +235,25 @@ def algorithm5(logits, *, temperatures, epsilons=(1e-3, 1e-1, 10.0), seed: int =
 def synthetic_logits(*, heads: int, queries: int, length: int, scale: float = 2.0, seed: int = 0) -> np.ndarray:
     """Gaussian logits ``[heads, queries, length]`` with standard deviation ``scale``, from ``seed``."""
     for name, value in (("heads", heads), ("queries", queries), ("length", length)):
-        if not isinstance(value, int) or value < 1:
-            raise ValueError(f"{name}={value!r} must be a positive integer")
+        check_integer(value, name=name)
     check_positive(scale, name="scale")
+    check_seed(seed)
+    check_work(heads * queries * length, what=f"logits [heads={heads}, queries={queries}, length={length}]",
+               way_out="lower heads, queries or length")
     return scale * np.random.default_rng(seed).standard_normal((heads, queries, length))
 
 
 def causal_mask(queries: int, length: int) -> np.ndarray:
     """``[queries, length]`` boolean: query ``t`` sees the first ``length − queries + t + 1`` keys."""
-    if not 1 <= queries <= length:
-        raise ValueError(f"need 1 <= queries={queries} <= length={length}")
+    length = check_integer(length, name="length")
+    queries = check_integer(queries, name="queries", max_value=length)
+    check_work(queries * length, what=f"mask [queries={queries}, length={length}]", way_out="lower length")
     return np.arange(length)[None, :] <= np.arange(length - queries, length)[:, None]
+
+
+def _check_result(result) -> None:
+    if not isinstance(result, Sensitivity):
+        raise TypeError(f"result must be the Sensitivity that algorithm5 returns, not {type(result).__name__}")
 
 
 def fig4_claims(result: Sensitivity) -> dict:
@@ -238,6 +264,7 @@ def fig4_claims(result: Sensitivity) -> dict:
     ``max_ε g / min_ε g`` over ``T ≥ 1`` (the claim "the curves coincide" means a ratio near 1);
     ``coincide_within_5%_from_T``: the smallest grid ``T`` from which that ratio stays below 1.05.
     """
+    _check_result(result)
     g, _ = result.curves()
     t = result.temperatures
     small, large = t < 0.1, t >= 1
@@ -257,6 +284,8 @@ def fig4_claims(result: Sensitivity) -> dict:
 def plot_fig4(result: Sensitivity, path, *, title: str = "") -> Path:
     """Fig. 4 in the paper's style: ``g(T, ε)`` per ``ε``, the exact ``‖J‖₂``, the paper's and the
     corrected curves, on log–log axes. Returns the written PNG path."""
+    _check_result(result)
+    path = check_output_path(path, name="path")
     import matplotlib
 
     matplotlib.use("Agg")
@@ -286,6 +315,8 @@ def plot_fig4(result: Sensitivity, path, *, title: str = "") -> Path:
 def make_figures(out, *, seed: int = 0) -> dict[str, dict]:
     """Write ``fig4_synthetic.png`` (Gaussian logits, scale 2) and ``fig4_ties.png`` (logits with a
     tied top pair, the worst case) under ``out``; return the Fig. 4 claim checks for each."""
+    out = check_output_path(out, name="out", kind="directory")
+    check_seed(seed)
     temperatures = np.logspace(-3, 3, 31)
     logits = synthetic_logits(heads=12, queries=64, length=64, scale=2.0, seed=seed)  # [H, Q, L]
     ties = logits.copy()
@@ -302,8 +333,12 @@ def make_figures(out, *, seed: int = 0) -> dict[str, dict]:
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description="Regenerate the Fig. 4-style figures of docs/gradient.md")
     parser.add_argument("--out", default="docs/figures", help="directory for the PNG files")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=cli_integer(min_value=0), default=0)
     arguments = parser.parse_args(argv)
+    try:  # before the minute of computation, not after it
+        check_output_path(arguments.out, kind="directory")
+    except ValueError as error:
+        parser.error(str(error))
     for name, claims in make_figures(arguments.out, seed=arguments.seed).items():
         print(name, claims)
 

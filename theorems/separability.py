@@ -30,22 +30,25 @@ array([0.3, 0.5])
 from __future__ import annotations
 
 import dataclasses
-import numbers
 
 import numpy as np
 
 from theorems.batches import check_mask, check_n, like, to_numpy, top_n_order
-from theorems.validation import check_array, check_positive, check_top_n
+from theorems.validation import (check_array, check_integer, check_number, check_parameter, check_positive, check_seed,
+                                 check_top_n, check_weights)
 
 EXPONENTS = {"2M^2": 2.0, "16M^2": 16.0}
 """The two readings of the upper bound's exponent: ``−(ξ − r)²/(c·M²)`` with ``c`` = 2 or 16."""
 
 
 def _weights(alpha, mask):
-    alpha = to_numpy(alpha, name="alpha")  # [..., L]
-    if np.any(alpha < 0):
-        raise ValueError(f"alpha must be non-negative attention weights; its least entry is {alpha.min()!r}")
-    return alpha, check_mask(mask, alpha.shape)
+    """Attention weights on the simplex (:func:`theorems.validation.check_weights`) and the valid keys."""
+    array = to_numpy(alpha, name="alpha")  # [..., L]
+    valid = check_mask(mask, array.shape)
+    if valid.size and valid.sum(axis=-1).min() < 1:
+        raise ValueError("mask leaves a row without any valid key (a row of mask is all False)")
+    check_weights(alpha, valid=valid)
+    return array, valid
 
 
 def top_n_indices(alpha, n: int, *, mask=None):
@@ -66,15 +69,6 @@ def _selection(a, valid, n):
     return selected, np.take_along_axis(a, ranked, axis=-1)
 
 
-def _scalar_or_batch(value, *, name: str, batch_shape, strict: bool = True):
-    """A positive scalar, or an array broadcastable to the batch shape ``[...]``."""
-    array = np.asarray(to_numpy(value), dtype=float)
-    if not np.all(np.isfinite(array) | (array == np.inf)) or np.any(array < 0) or (strict and np.any(array == 0)):
-        raise ValueError(f"{name}={value!r} must be {'> 0' if strict else '>= 0'} (and not nan)")
-    try:
-        return np.broadcast_to(array, batch_shape)
-    except ValueError:
-        raise ValueError(f"{name} of shape {array.shape} does not broadcast to the batch shape {batch_shape}") from None
 
 
 # ----------------------------------------------------------------------------------------------
@@ -88,6 +82,13 @@ def xi_squared(selected, *, M, delta):
     With ``A = Σ_{j≠i} α_j`` and ``B = Σ_{j≠i} α_j²`` the cross sum is ``A² − B``, so the whole
     thing is a closed form in two prefix sums: no loop over pairs.
     """
+    if not (isinstance(selected, np.ndarray) and selected.dtype == object):  # the high-precision backends pass
+        selected = check_array(selected, name="selected")
+        if np.any(selected < 0):
+            raise ValueError(f"selected must be non-negative attention weights; its least entry is {selected.min()!r}")
+    for name, value, strict in (("M", M, True), ("delta", delta, False)):
+        if not (isinstance(value, np.ndarray) and value.dtype == object) and np.ndim(value) == 0:
+            check_number(value, name=name, min_value=0, exclude_min=strict)
     others = np.sum(selected, axis=-1, keepdims=True) - selected          # A  [..., n]
     others_sq = np.sum(selected * selected, axis=-1, keepdims=True) - selected * selected  # B  [..., n]
     return M * M * others_sq + (M * M - delta * delta / 2) * (others * others - others_sq)
@@ -102,13 +103,13 @@ def _xi(a, valid, n, M, delta):
 
 def _shape_params(a, M, delta, r=None):
     batch = a.shape[:-1]
-    M = _scalar_or_batch(M, name="M", batch_shape=batch)
-    delta = _scalar_or_batch(delta, name="delta", batch_shape=batch, strict=False)
+    M = check_parameter(M, name="M", batch_shape=batch)
+    delta = check_parameter(delta, name="delta", batch_shape=batch, strict=False)
     if np.any(delta > 2 * M * (1 + 1e-9)):  # an ulp of rounding in a computed 2M is not an error
         raise ValueError("delta must be <= 2*M: two points of a sphere of radius M are at most 2M apart")
     if r is None:
         return M, delta
-    return M, delta, _scalar_or_batch(r, name="r", batch_shape=batch)
+    return M, delta, check_parameter(r, name="r", batch_shape=batch, allow_infinity=True)
 
 
 def xi(alpha, n: int, *, M, delta, mask=None):
@@ -158,7 +159,7 @@ def _distances(alpha, x, n, mask):
     """Validated ``(selected [..., L], non-selected [..., L], ‖s − α_i x_i‖ [..., L])``."""
     a, valid = _weights(alpha, mask)
     n = check_n(n, valid)
-    x = check_array(to_numpy(x), name="x", min_ndim=2)                  # [..., L, d]
+    x = check_array(to_numpy(x, name="x"), name="x", min_ndim=2)                # [..., L, d]
     try:  # alpha [L] against x [S, L, d] (Monte Carlo) or alpha [..., L] against x [L, d]: one common batch
         batch = np.broadcast_shapes(a.shape[:-1], x.shape[:-2])
         if x.shape[-2] != a.shape[-1]:
@@ -195,7 +196,8 @@ def separable_count(alpha, x, n: int, r, *, mask=None, gated: bool = True):
     (1, 0, 1)
     """
     selected, others, distance, _ = _distances(alpha, x, n, mask)
-    radius = _scalar_or_batch(r, name="r", batch_shape=distance.shape[:-1], strict=False)[..., None]  # [..., 1]
+    radius = check_parameter(r, name="r", batch_shape=distance.shape[:-1], strict=False,
+                             allow_infinity=True)[..., None]  # [..., 1]
     inside = np.sum(selected & (distance <= radius), axis=-1)            # [...]
     if gated:
         inside = np.where(np.all(~others | (distance >= radius), axis=-1), inside, 0)
@@ -225,10 +227,8 @@ def hoeffding_halfwidth(samples: int, *, level: float, value_range: float = 1.0)
     >>> round(hoeffding_halfwidth(20000, level=1 - 1e-6), 4)
     0.019
     """
-    if not isinstance(samples, numbers.Integral) or samples < 1:
-        raise ValueError(f"samples={samples!r} must be a positive integer")
-    if not 0 < level < 1:
-        raise ValueError(f"level={level!r} must lie in (0, 1)")
+    check_integer(samples, name="samples")
+    check_number(level, name="level", min_value=0, max_value=1, exclude_min=True, exclude_max=True)
     check_positive(value_range, name="value_range")
     return float(value_range * np.sqrt(np.log(2 / (1 - level)) / (2 * samples)))
 
@@ -248,8 +248,13 @@ def estimate_separable_fraction(alpha, n: int, r, *, M: float, dim: int, delta: 
     """
     from theorems.assumptions import sample_configurations
 
-    a = check_array(to_numpy(alpha), name="alpha", ndim=1)
+    a = check_weights(to_numpy(alpha, name="alpha"))
+    if a.ndim != 1:
+        raise ValueError(f"alpha must be one row of weights [L], got shape {a.shape}")
     n = check_top_n(n, len(a))
+    check_parameter(r, name="r", batch_shape=(), strict=False, allow_infinity=True)
+    check_number(level, name="level", min_value=0, max_value=1, exclude_min=True, exclude_max=True)
+    check_seed(seed)
     x, rate = sample_configurations(samples=samples, length=len(a), dim=dim, radius=M, min_distance=delta,
                                     seed=seed, law=law)                  # [S, L, d]
     fraction = separable_count(a, x, n, r, gated=gated) / n               # [S]

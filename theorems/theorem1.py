@@ -103,7 +103,7 @@ def expectation(i, xp, reading: str = "sum", samples: int = 2000):
         return exact_expectation(i, xp, reading)
     alpha = np.asarray(weights(i, xp), dtype=float)
     return float(expected_distance(alpha, i["x"], int(i["n"]), reading=reading, method="monte-carlo",
-                                   samples=samples, seed=int(i["seed"])).mean)
+                                   samples=samples, seed=int(i["seed"]), allow_unnormalised="mass" in i).mean)
 
 
 def main_sum(i, xp):

@@ -75,6 +75,11 @@ def _selection(a, valid, n):
 # ξ_i and the two bounds
 
 
+def _high_precision(value) -> bool:
+    """A number of a high-precision backend (mpmath, python-flint): computed in as it is, never checked in float."""
+    return type(value).__module__.split(".")[0] in ("mpmath", "flint")
+
+
 def xi_squared(selected, *, M, delta):
     """``ξ_i²`` [R] from the selected weights ``[..., n]`` (any arithmetic: float or mpmath arrays).
 
@@ -87,7 +92,7 @@ def xi_squared(selected, *, M, delta):
         if np.any(selected < 0):
             raise ValueError(f"selected must be non-negative attention weights; its least entry is {selected.min()!r}")
     for name, value, strict in (("M", M, True), ("delta", delta, False)):
-        if not (isinstance(value, np.ndarray) and value.dtype == object) and np.ndim(value) == 0:
+        if not isinstance(value, np.ndarray) and not _high_precision(value):  # mpmath/flint numbers pass as they are
             check_number(value, name=name, min_value=0, exclude_min=strict)
     others = np.sum(selected, axis=-1, keepdims=True) - selected          # A  [..., n]
     others_sq = np.sum(selected * selected, axis=-1, keepdims=True) - selected * selected  # B  [..., n]

@@ -281,8 +281,7 @@ def check_output_path(path, *, name: str = "--out", kind: str = "file") -> Path:
         raise TypeError(f"{name}={_shown(path)} must be a path, not {type(path).__name__}")
     path = Path(path)
     if kind == "file" and path.is_dir():
-        raise ValueError(f"{name}='{path}' is a directory; it must be the path of the {path.suffix or 'output'} file "
-                         "to write")
+        raise ValueError(f"{name}='{path}' is a directory; it must be the path of the output file to write")
     folder = path.parent if kind == "file" else path
     for ancestor in (folder, *folder.parents):  # the nearest existing ancestor must be a directory
         if ancestor.exists():

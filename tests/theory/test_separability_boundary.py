@@ -31,8 +31,9 @@ def test_no_non_selected_key_gives_infinite_radius_and_full_count():
 
 def test_masked_keys_are_neither_selected_nor_blocking():
     mask = np.array([True, True, False])
-    assert default_radius(ALPHA, X, 2, mask=mask) == np.inf
-    assert separable_count(ALPHA, X, 2, 0.8, mask=mask) == 2
+    alpha = np.array([2 / 3, 1 / 3, 0.25])  # a distribution over the valid keys; the masked weight is ignored
+    assert default_radius(alpha, X, 2, mask=mask) == np.inf
+    assert separable_count(alpha, X, 2, 0.8, mask=mask) == 2
 
 
 def test_ties_go_to_the_lower_index_like_the_distance_module():
@@ -41,7 +42,7 @@ def test_ties_go_to_the_lower_index_like_the_distance_module():
 
 
 @pytest.mark.parametrize("call, message", [
-    (lambda: separable_count(-ALPHA, X, 1, 0.5), "non-negative"),
+    (lambda: separable_count(-ALPHA, X, 1, 0.5), "entries >= 0"),
     (lambda: separable_count(ALPHA, X, 4, 0.5), "n=4"),
     (lambda: separable_count(ALPHA, X[:2], 1, 0.5), "x of shape"),
     (lambda: separable_count(ALPHA, X, 1, 0.5, mask=np.ones(3)), "boolean"),

@@ -3,7 +3,7 @@
 import itertools
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from theorems.separability import (default_radius, separability_lower_bound, separability_upper_bound,
@@ -41,6 +41,9 @@ def batches(draw):
     x = rng.standard_normal((rows, length, dim))                                                  # [B, L, d]
     mask = rng.random((rows, length)) < 0.8
     mask[:, :2] = True
+    mass = np.sum(np.where(mask, alpha, 0.0), axis=-1, keepdims=True)
+    assume(np.all(mass > 0))
+    alpha = np.where(mask, alpha / mass, alpha)  # a distribution over each row's valid keys; masked weights stay
     n = draw(st.integers(1, int(mask.sum(-1).min())))
     return alpha, x, mask, n, draw(st.floats(0.01, 2.0)), draw(st.floats(0.1, 3.0)), draw(st.floats(0.0, 1.0))
 

@@ -11,6 +11,7 @@ RNG = np.random.default_rng(0)
 ALPHA = RNG.dirichlet(np.ones(7), size=(2, 3))           # [heads, queries, L]
 X = RNG.standard_normal((2, 3, 7, 4))                     # [heads, queries, L, d]
 MASK = np.tril(np.ones((3, 7), dtype=bool), k=4)          # causal-like rows with 5, 6, 7 valid keys
+ALPHA = np.where(MASK, ALPHA / np.sum(np.where(MASK, ALPHA, 0), -1, keepdims=True), ALPHA)  # sum 1 over valid keys
 
 CALLS = {
     "top_n_indices": lambda a, x, m: top_n_indices(a, 3, mask=m),

@@ -14,9 +14,11 @@ new one is added without), so the audit cannot silently miss an entry point.
 
 from __future__ import annotations
 
+import atexit
 import importlib
 import inspect
 import os
+import shutil
 import signal
 import sys
 import tempfile
@@ -36,6 +38,7 @@ ALPHA = np.array([0.5, 0.3, 0.2])
 X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
 LOGITS = np.array([0.3, -1.0, 2.0])
 TMP = Path(tempfile.mkdtemp(prefix="audit-"))
+atexit.register(shutil.rmtree, TMP, ignore_errors=True)
 A_FILE = TMP / "a-file.txt"
 A_FILE.write_text("not a directory")
 
@@ -47,7 +50,7 @@ BAD = {
     "logits": [np.array([0.3, NAN, 2.0]), np.array([-INF, 0.0, 1.0]), np.array([]), "abc",
                np.array([0.3 + 1j, -1.0, 2.0]), [[0.3], [1.0, 2.0]]],
     "logits3": [np.full((1, 1, 3), NAN), np.zeros((1, 1, 0)), np.zeros(3), "abc", np.zeros((1, 1, 3)) + 1j],
-    "embeddings": [np.where(X == 0, NAN, X), X * INF, np.zeros((3, 0)), np.zeros(3), "abc", X + 1j],
+    "embeddings": [np.where(X == 0, NAN, X), np.full((3, 2), INF), np.zeros((3, 0)), np.zeros(3), "abc", X + 1j],
     "points": [np.zeros(3), np.full((3, 2), NAN), "abc", X + 1j, np.zeros((3, 0))],
     "positive": [NAN, INF, -INF, 0.0, -1.0, "1", 1 + 1j, True, None],
     "temperature": [NAN, INF, 0.0, -1.0, 5e-324, 1e-310, "1", 1 + 1j, True],

@@ -331,7 +331,8 @@ def make_figures(out, *, seed: int = 0) -> dict[str, dict]:
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description="Regenerate the Fig. 4-style figures of docs/gradient.md")
+    parser = argparse.ArgumentParser(prog="python -m theorems.sensitivity",
+                                     description="Regenerate the Fig. 4-style figures of docs/gradient.md")
     parser.add_argument("--out", default="docs/figures", help="directory for the PNG files")
     parser.add_argument("--seed", type=cli_integer(min_value=0), default=0)
     arguments = parser.parse_args(argv)

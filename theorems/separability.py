@@ -94,6 +94,12 @@ def xi_squared(selected, *, M, delta):
     for name, value, strict in (("M", M, True), ("delta", delta, False)):
         if not isinstance(value, np.ndarray) and not _high_precision(value):  # mpmath/flint numbers pass as they are
             check_number(value, name=name, min_value=0, exclude_min=strict)
+    for name, value in (("M", M), ("delta", delta)):
+        try:
+            np.broadcast_shapes(np.shape(value), np.shape(selected))
+        except ValueError:
+            raise ValueError(f"{name} of shape {np.shape(value)} does not broadcast against selected of shape "
+                             f"{np.shape(selected)}") from None
     others = np.sum(selected, axis=-1, keepdims=True) - selected          # A  [..., n]
     others_sq = np.sum(selected * selected, axis=-1, keepdims=True) - selected * selected  # B  [..., n]
     return M * M * others_sq + (M * M - delta * delta / 2) * (others * others - others_sq)
@@ -106,13 +112,13 @@ def _xi(a, valid, n, M, delta):
     return np.sqrt(np.maximum(squared, 0.0))
 
 
-def _shape_params(a, M, delta, r=None):
+def _shape_params(a, M, delta, r=None, *, with_r: bool = False):
     batch = a.shape[:-1]
     M = check_parameter(M, name="M", batch_shape=batch)
     delta = check_parameter(delta, name="delta", batch_shape=batch, strict=False)
     if np.any(delta > 2 * M * (1 + 1e-9)):  # an ulp of rounding in a computed 2M is not an error
         raise ValueError("delta must be <= 2*M: two points of a sphere of radius M are at most 2M apart")
-    if r is None:
+    if not with_r:
         return M, delta
     return M, delta, check_parameter(r, name="r", batch_shape=batch, allow_infinity=True)
 
@@ -137,7 +143,7 @@ def separability_lower_bound(alpha, n: int, r, *, M, delta, mask=None):
     """
     a, valid = _weights(alpha, mask)
     n = check_n(n, valid)
-    M, delta, r = _shape_params(a, M, delta, r)
+    M, delta, r = _shape_params(a, M, delta, r, with_r=True)
     return like(1 - _xi(a, valid, n, M, delta).sum(-1) / (r * n), alpha)
 
 
@@ -151,7 +157,7 @@ def separability_upper_bound(alpha, n: int, r, *, M, delta, exponent: str = "2M^
         raise ValueError(f"exponent={exponent!r} must be one of {tuple(EXPONENTS)}")
     a, valid = _weights(alpha, mask)
     n = check_n(n, valid)
-    M, delta, r = _shape_params(a, M, delta, r)
+    M, delta, r = _shape_params(a, M, delta, r, with_r=True)
     gap = _xi(a, valid, n, M, delta) - r[..., None]                      # [..., n]
     return like(np.exp(-gap * gap / (EXPONENTS[exponent] * (M * M)[..., None])).mean(-1), alpha)
 
@@ -258,6 +264,7 @@ def estimate_separable_fraction(alpha, n: int, r, *, M: float, dim: int, delta: 
         raise ValueError(f"alpha must be one row of weights [L], got shape {a.shape}")
     n = check_top_n(n, len(a))
     check_parameter(r, name="r", batch_shape=(), strict=False, allow_infinity=True)
+    check_positive(delta, name="delta", strict=False)
     check_number(level, name="level", min_value=0, max_value=1, exclude_min=True, exclude_max=True)
     check_seed(seed)
     x, rate = sample_configurations(samples=samples, length=len(a), dim=dim, radius=M, min_distance=delta,

@@ -170,7 +170,12 @@ def check_array(value, *, name: str, ndim: int | None = None, min_ndim: int = 1,
         try:
             if np.iscomplexobj(value):
                 raise TypeError(f"{name} must be real, got a complex array (the imaginary part would be dropped)")
-            array = np.asarray(value, dtype=float)
+            raw = np.asarray(value)
+            # strings, bytes, dates and booleans would be converted to numbers without a word
+            if raw.dtype.kind not in "iufO" or raw.dtype == object and any(
+                    isinstance(v, (str, bytes, bool, np.bool_)) or v is None for v in raw.flat):
+                raise TypeError(f"{name} must be an array of real numbers, got dtype {raw.dtype}: {_shown(value)}")
+            array = raw.astype(float, copy=False)
         except (TypeError, ValueError) as error:
             if str(error).startswith(name):
                 raise

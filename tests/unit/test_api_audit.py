@@ -6,7 +6,8 @@ An outcome is one of: ``clear`` (raised by the project's own checks: the last fr
 ``strategies/``; argparse's usage error for a command line), ``dependency`` (any other traceback),
 ``silent`` (returned normally although the value is bad: a wrong number, or a strategy that accepted
 it) or ``hang`` (ran past the time limit or out of memory). The test fails on anything but ``clear``;
-``python tests/unit/test_api_audit.py`` prints the counts.
+``PYTHONPATH=. python tests/unit/test_api_audit.py [--fresh] [-v]`` prints the counts (``--fresh``: a second,
+independent set of bad values, :data:`FRESH`; ``-v``: every outcome, not only the unclear ones).
 
 Every public function of the audited modules must have an entry in :data:`SPECS` (a test fails when a
 new one is added without), so the audit cannot silently miss an entry point.
@@ -77,11 +78,60 @@ BAD = {
     "mask_shape": [np.array([1, 1, 0]), np.array([True, False]), "x"],
     "name": [3, "", None],
     "exact_method": ["exact"],
+    "temperature_array": [NAN, INF, 0.0, -1.0, 5e-324, "1", 1 + 1j, True, [1.0, NAN], [], ["1"]],
+    "optional_callable": [3, "x"],
+    "optional_nonnegative": [NAN, INF, -1.0, "1", 1 + 1j],
     "fraction": [NAN, 0.0, -0.5, 1.5, "x"],
     "unit_fraction": [NAN, -0.5, 1.5, "x"],
     "result": [None, "x"],
     "figure": [None, "x"],
     "huge_count": [10 ** 12],
+}
+
+# a second, independent set for the report (``--fresh``): other values of the same kinds, never tuned against
+FRESH = {
+    "weights": [np.array([0.7, 0.3, 1e-3]), np.array([0.5, 0.5, -1e-3]), np.array([[0.5, 0.3, 0.2]]) * 3,
+                np.full(3, 1 / 3, dtype=np.float32) * 2, [0.5, 0.3], np.array([0.5, 0.3, 0.2], dtype=object) * 2,
+                np.array([1e308, 1e308, -1e308]), [0.5, "0.3", 0.2], np.array([0.4, -0.0, 0.4]), {"a": 1}],
+    "logits": [np.array([1e308, -1e308, np.nan]), [0.0, float("-inf")], np.array([[]]), np.array(["1", "2"]),
+               np.complex64([1, 2]), {"l": 1}, np.array([True, False])],
+    "logits3": [np.zeros((1, 3)), np.full((2, 1, 3), np.inf), np.ones((1, 1, 3), dtype=complex), [[[]]]],
+    "embeddings": [np.zeros((2, 2)), np.zeros((3, 2, 1)) + np.nan, [[1, 2], [3]], np.array([[1e308, np.inf]] * 3),
+                   np.array([["a", "b"]] * 3)],
+    "points": [np.array([[np.inf, 0.0], [0.0, 0.0]]), [[1.0], [2.0, 3.0]], np.zeros((2, 2), dtype=complex)],
+    "positive": [-1e-300, -0.0, float("-nan"), 1e400, "inf", [1.0], np.array([1.0, 2.0]), complex(0, 1)],
+    "temperature": [-0.0, 1e-320, float("-inf"), "0.5", [0.5], None],
+    "nonnegative": [-1e-300, float("-inf"), "0", None],
+    "radius": [float("nan"), -1e-9, "inf", None],
+    "count": [0.0, 1.0, 10 ** 40 * 0.5, -(2 ** 63), np.float64(3), "3", [3]],
+    "n": [0.0, 1.0, np.float32(1), 3.0 + 0j, 10 ** 30, -(2 ** 70)],
+    "seed": [-(2 ** 70), 1.0, [1, 2], "0", None],
+    "choice": ["", "SUM", ("sum",), 0],
+    "mask": [np.ones((2, 3), dtype=int) == 2, np.array([[True, True, True]] * 2)[:, :2], [1, 0, 1], 3.0],
+    "level": [1e-320 * 0, 1.0 + 1e-16, float("inf"), -float("inf"), None, [0.5]],
+    "grid": [np.array([1.0, np.nan]), [-0.0], [1e-320], np.array([[1.0]]), None, ["1"]],
+    "dir": ["/dev/null/sub", A_FILE / "a" / "b"],
+    "file": [str(TMP) + "/", "/dev/null/f.png", A_FILE / "x" / "y.png"],
+    "callable": [None, 1.5, [lambda l: l]],
+    "normaliser": [None, lambda l: l],
+    "rng": [None, 0, np.random.RandomState(0)],
+    "shape": [(0, 3), (3, -2), None, (3.0,)],
+    "length_or_strategy": [-5, 0.0, 3.5, [3], "3"],
+    "shapes": ("free", [], ("free", "nope"), None),
+    "sizes": [(1, 1000), (-1,), [0.5], None, (1.0,)],
+    "lengths": [(8, -8), (8.0,), None, [], (0,)],
+    "fraction": [0.0, -1e-9, 1.0 + 1e-9, None, float("inf")],
+    "unit_fraction": [-1e-9, 1.0 + 1e-9, None, float("-inf")],
+    "result": [{}, 3],
+    "figure": [3, {}],
+    "huge_count": [10 ** 15, 2 ** 62],
+    "selected": [np.array([[0.5, -0.1]]), [0.5, None], np.array([np.inf])],
+    "mask_shape": [np.ones((3, 3), dtype=int), [[True] * 4], "x"],
+    "name": [("g",), b"g"],
+    "exact_method": ["exact"],
+    "temperature_array": [-0.0, 1e-320, float("-inf"), "0.5", [0.5, -1.0], np.array([[np.nan]]), None],
+    "optional_callable": [1.5, [lambda l: l]],
+    "optional_nonnegative": [-1e-300, float("-inf"), "0"],
 }
 
 # name -> (call, baseline kwargs, {argument: kind}, cheap)  (cheap: the baseline itself runs in the test)
@@ -124,16 +174,17 @@ spec(S + "separable_count", dict(alpha=ALPHA, x=X, n=1, r=0.5),
 spec(S + "hoeffding_halfwidth", dict(samples=100, level=0.9), dict(samples="count", level="level", value_range="positive"))
 spec(S + "estimate_separable_fraction", dict(alpha=ALPHA, n=1, r=0.5, M=1.0, dim=2, samples=50, seed=0),
      dict(alpha="weights", n="n", r="radius", M="positive", dim="count", delta="nonnegative", samples="count",
-          seed="seed", law="choice", level="level"))
+          seed="seed", law="choice", level="level"))  # delta=None is refused: no default of None here
 spec(G + "largest_eigenvalue", dict(alpha=ALPHA), dict(alpha="weights"))
 spec(G + "softmax_jacobian_norms", dict(logits=LOGITS, temperatures=[1.0]), dict(logits="logits", temperatures="grid",
                                                                                  mask="mask"))
 spec(G + "random_directions", dict(shape=(2, 3)), dict(shape="shape", seed="seed", mask="mask"))
 spec(G + "finite_difference_sensitivity", dict(logits=LOGITS, temperatures=[1.0], epsilons=[0.1]),
      dict(logits="logits", temperatures="grid", epsilons="grid", seed="seed", mask="mask"))
-spec(G + "sup_spectral", dict(temperature=1.0), dict(temperature="temperature"))
-spec(G + "sup_finite_difference", dict(temperature=1.0, epsilon=0.1), dict(temperature="temperature", epsilon="positive"))
-spec(G + "paper_curve", dict(temperature=1.0), dict(temperature="temperature"))
+spec(G + "sup_spectral", dict(temperature=1.0), dict(temperature="temperature_array"))
+spec(G + "sup_finite_difference", dict(temperature=1.0, epsilon=0.1),
+     dict(temperature="temperature_array", epsilon="temperature_array"))
+spec(G + "paper_curve", dict(temperature=1.0), dict(temperature="temperature_array"))
 spec(G + "algorithm5", dict(logits=np.zeros((1, 2, 3)), temperatures=[1.0]),
      dict(logits="logits3", temperatures="grid", epsilons="grid", seed="seed"))
 spec(G + "synthetic_logits", dict(heads=1, queries=2, length=3), dict(heads="count", queries="count", length="count",
@@ -157,7 +208,8 @@ spec(N + "scalable_softmax", {}, dict(s="positive"))
 spec(N + "exp_sine", {}, dict(c="positive"))
 spec(N + "softpick", {}, dict(eps="positive"))
 spec(N + "entmax_bisect", {}, dict(alpha="positive", iterations="count"))
-spec(N + "general", dict(name="g", F=None, F_range=None), dict(F="callable", F_range="callable", dF="callable", name="name"))
+spec(N + "general", dict(name="g", F=None, F_range=None),
+     dict(F="callable", F_range="callable", dF="optional_callable", name="name"))
 for f in ("sigmoid_attention", "relu_attention", "sparsemax", "entmax15", "catalogue"):
     spec(N + f, {}, {})
 for f in ("softmax", "sparsemax", "entmax15", "relu_attention"):
@@ -165,10 +217,10 @@ for f in ("softmax", "sparsemax", "entmax15", "relu_attention"):
 A = "theorems.assumptions."
 spec(A + "max_min_distance", dict(length=3, dim=2, radius=1.0), dict(length="count", dim="count", radius="positive"))
 spec(A + "sample_configurations", dict(samples=5, length=3, dim=2, radius=1.0, seed=0),
-     dict(samples="count", length="count", dim="count", radius="positive", min_distance="nonnegative", seed="seed",
-          law="choice", max_draws="count"))
+     dict(samples="count", length="count", dim="count", radius="positive", min_distance="optional_nonnegative",
+          seed="seed", law="choice", max_draws="count"))
 spec(A + "sample_sphere", dict(length=3, dim=2, radius=1.0, seed=0),
-     dict(length="count", dim="count", radius="positive", min_distance="nonnegative", seed="seed",
+     dict(length="count", dim="count", radius="positive", min_distance="optional_nonnegative", seed="seed",
           max_attempts="count"))
 spec(A + "pilot_min_distance", dict(quantile=0.5, length=3, dim=2, radius=1.0, seed=0, samples=20),
      dict(quantile="unit_fraction", length="count", dim="count", radius="positive", seed="seed", samples="count",
@@ -210,7 +262,7 @@ spec(ST + "top_n_sizes", dict(length=5), dict(length="count", max_fraction="frac
 spec(ST + "min_pairwise_distance", dict(x=X), dict(x="points"))
 spec(ST + "min_pairwise_distances", dict(x=X[None]), dict(x="points"))
 spec(ST + "spherical_embeddings", dict(length=3, dim=2),
-     dict(length="length_or_strategy", dim="length_or_strategy", radius="positive", min_distance="nonnegative",
+     dict(length="length_or_strategy", dim="length_or_strategy", radius="positive", min_distance="optional_nonnegative",
           attempts="count"))
 spec(ST + "uniform_sphere", dict(rng=None, length=3, dim=2), dict(rng="rng", length="count", dim="count",
                                                                    radius="positive"))
@@ -239,6 +291,17 @@ CLI_BAD = {
     "theorems.distance_bench.main": [["--bench", "--heads", "0"], ["--bench", "--n", "0"],
                                      ["--bench", "--n", "9", "--keys", "4"], ["--bench", "--dim", "-3"],
                                      ["--bench", "--keys", "x"], ["--bench", "--chunk-heads", "0"]],
+}
+
+CLI_FRESH = {
+    "theorems.distance_growth.main": [["--rows", "-3"], ["--dim", "2.5"], ["--samples", ""], ["--out", "/dev/null/x"],
+                                      ["--samples", "1000000000", "--rows", "1000"]],
+    "theorems.fig3.main": [["--rows", "1e3"], ["--length", "0"], ["--dim", "-"], ["--out", "/dev/null/f.png"],
+                           ["--out", str(TMP) + "/"], ["--seed", "1.5"]],
+    "theorems.sensitivity.main": [["--out", "/dev/null/x"], ["--seed", "-5"], ["--seed", ""]],
+    "theorems.distance_bench.main": [["--bench", "--queries", "-1"], ["--bench", "--dim", "0"],
+                                     ["--bench", "--heads", "2", "--chunk-heads", "3"],
+                                     ["--bench", "--keys", "1000000", "--queries", "1000000"]],
 }
 
 
@@ -270,12 +333,12 @@ def _fill(name, kwargs):
     return out
 
 
-def _cases():
+def _cases(bad=None, cli_bad=None):
     for name, (call, baseline, kinds, _) in SPECS.items():
         for argument, kind in kinds.items():
-            for index, value in enumerate(BAD[kind]):
+            for index, value in enumerate((bad or BAD)[kind]):
                 yield name, argument, index, value
-    for name, argvs in CLI_BAD.items():
+    for name, argvs in (cli_bad or CLI_BAD).items():
         for index, argv in enumerate(argvs):
             yield name, "argv", index, argv
 
@@ -304,7 +367,10 @@ def classify(name, argument, value, *, limit=LIMIT_S) -> tuple[str, str]:
     previous = signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_REAL, limit)
     try:
-        result = _invoke(name, argument, value)
+        try:
+            result = _invoke(name, argument, value)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)  # disarmed at once: the handlers below must not be interrupted
     except _Hang:
         return "hang", f"ran past {limit} s"
     except MemoryError:
@@ -372,15 +438,15 @@ def main() -> int:
     import resource
     resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
     counts = collections.Counter()
-    for name, argument, index, value in CASES:
+    cases = list(_cases(FRESH, CLI_FRESH)) if "--fresh" in sys.argv else CASES
+    for name, argument, index, value in cases:
         outcome, detail = classify(name, argument, value)
         counts[outcome] += 1
         if outcome != "clear" or "-v" in sys.argv:
             print(f"{outcome:10} {name}({argument}={value!r:.40}): {detail[:160]}")
-    print(dict(counts), "of", len(CASES))
+    print(dict(counts), "of", len(cases))
     return 0
 
 
-if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+if __name__ == "__main__":  # PYTHONPATH=. python tests/unit/test_api_audit.py [--fresh] [-v]
     raise SystemExit(main())

@@ -323,10 +323,10 @@ def expected_distance(alpha, x, n: int, *, reading: str = "sum", method: str = "
                          "method='auto', which switches to Monte Carlo")
     rows = math.prod(batch)
     work = (count if exact else samples) * rows * length * d
-    check_work(work, what=f"expected_distance ({'C(L, N) = ' + str(count) + ' subsets' if exact else f'samples={samples}'}"
-               f" x {rows} rows x L={length} x d={d})", limit=MAX_WORK,
-               way_out="lower samples, or split the rows into smaller batches" if not exact else
-               "use method='monte-carlo', or split the rows into smaller batches")
+    draws = f"C(L, N) = {count} subsets" if exact else f"samples={samples}"
+    check_work(work, what=f"expected_distance ({draws} x {rows} rows x L={length} x d={d})", limit=MAX_WORK,
+               way_out="use method='monte-carlo', or split the rows into smaller batches" if exact else
+               "lower samples, or split the rows into smaller batches")
     if exact:
         every = subsets(length, n)  # [C, L]
         total = np.zeros(batch)

@@ -27,7 +27,7 @@ import torch
 
 from theorems.normalisers import Normaliser
 from theorems.precision import F64
-from theorems.validation import check_callable, check_integer, check_logits, check_temperature
+from theorems.validation import check_callable, check_integer, check_logits, check_scale, check_temperature
 
 TORCH = SimpleNamespace(
     name="torch", exp=torch.exp, log=torch.log, sqrt=torch.sqrt, tanh=torch.tanh, expm1=torch.expm1,
@@ -56,11 +56,8 @@ def softmax_weights(logits, *, temperature: float, mask=None) -> np.ndarray:
     """
     check_temperature(temperature)
     logits = check_logits(_as_numpy(logits)[0], allow_object=False)
-    with np.errstate(over="ignore"):  # an overflow is reported just below, by name
-        scaled = logits / temperature  # [..., L]
-    if not np.all(np.isfinite(scaled)):
-        raise ValueError(f"logits / temperature overflows float64 (temperature={temperature!r}, largest |logit| "
-                         f"{float(np.max(np.abs(logits)))!r}); use a larger temperature")
+    check_scale(logits, temperature)
+    scaled = logits
     if mask is not None:
         mask = np.asarray(mask)
         if mask.dtype != bool:
@@ -71,6 +68,13 @@ def softmax_weights(logits, *, temperature: float, mask=None) -> np.ndarray:
             raise ValueError(f"mask of shape {mask.shape} does not broadcast to the logits' shape {scaled.shape}") from None
         if not np.all(np.any(mask, axis=-1)):
             raise ValueError("mask must leave at least one valid key in every row")
+    return _softmax_weights(logits, temperature=temperature, mask=mask)
+
+
+def _softmax_weights(logits: np.ndarray, *, temperature: float, mask=None) -> np.ndarray:
+    """:func:`softmax_weights` on arguments already checked (the loops over temperatures call this)."""
+    scaled = logits / temperature  # [..., L]
+    if mask is not None:
         scaled = np.where(mask, scaled, -np.inf)
     shifted = scaled - np.max(scaled, axis=-1, keepdims=True)  # max is finite: every row has a valid key
     weights = np.exp(shifted)

@@ -24,9 +24,10 @@ from pathlib import Path
 
 import numpy as np
 
-from theorems.jacobian import _as_numpy, _back, softmax_weights
+from theorems.jacobian import _as_numpy, _back, _softmax_weights
 from theorems.validation import (check_array, check_integer, check_logits, check_output_path, check_positive,
-                                 check_seed, check_shape, check_temperatures, check_weights, check_work, cli_integer)
+                                 check_scale, check_seed, check_shape, check_temperatures, check_weights, check_work,
+                                 cli_integer)
 from theorems.figures import save_figure
 
 BISECTION_STEPS = 64
@@ -78,7 +79,11 @@ def largest_eigenvalue(alpha: np.ndarray) -> np.ndarray:
     ``alpha`` must lie on the simplex (:func:`theorems.validation.check_weights`): the secular
     equation above uses ``Σ α_k = 1``, and any other vector would get a wrong eigenvalue.
     """
-    alpha = check_weights(_as_numpy(alpha)[0])
+    return _largest_eigenvalue(check_weights(_as_numpy(alpha)[0]))
+
+
+def _largest_eigenvalue(alpha: np.ndarray) -> np.ndarray:
+    """:func:`largest_eigenvalue` of weights already checked (the loop over temperatures calls this)."""
     if alpha.shape[-1] < 2:
         return np.zeros(alpha.shape[:-1])
     top = -np.partition(-alpha, 1, axis=-1)[..., :2]  # [..., 2]: the two largest weights
@@ -118,7 +123,7 @@ def _norms_at(alpha: np.ndarray, temperature: float) -> dict[str, np.ndarray]:
     biggest = np.max(rows, axis=-1, keepdims=True)
     frobenius = biggest[..., 0] * np.sqrt(np.sum((rows / np.where(biggest > 0, biggest, 1.0)) ** 2, axis=-1))
     return {
-        "spectral": largest_eigenvalue(alpha) / temperature,
+        "spectral": _largest_eigenvalue(alpha) / temperature,
         "frobenius": frobenius / temperature,
         "row": np.max(rows, axis=-1) / temperature,
         "entry": entry / temperature,
@@ -134,8 +139,9 @@ def softmax_jacobian_norms(logits, temperatures, *, mask=None) -> dict:
     array, was_torch = _as_numpy(logits)
     array = check_logits(array, allow_object=False)
     grid = _grid(temperatures, name="temperatures")
+    check_scale(array, float(grid.min()))
     mask = _mask(mask, array.shape)
-    per_t = [_norms_at(softmax_weights(array, temperature=float(t), mask=mask), float(t)) for t in grid]
+    per_t = [_norms_at(_softmax_weights(array, temperature=float(t), mask=mask), float(t)) for t in grid]
     return {key: _back(np.stack([n[key] for n in per_t], axis=-1), was_torch) for key in per_t[0]}
 
 
@@ -171,14 +177,15 @@ def finite_difference_sensitivity(logits, temperatures, epsilons, *, seed: int =
     array = check_logits(array, allow_object=False)
     t_grid, e_grid = _grid(temperatures, name="temperatures"), _grid(epsilons, name="epsilons")
     check_seed(seed)
+    check_scale(np.abs(array) + float(e_grid.max()), float(t_grid.min()))  # the moved logits l + εv, |v| <= 1
     mask = _mask(mask, array.shape)
     v = random_directions(array.shape, seed=seed, mask=mask)  # [..., L]
     moved = array[..., None, :] + e_grid[:, None] * v[..., None, :]  # [..., n_ε, L]
     moved_mask = None if mask is None else mask[..., None, :]
     out = []
     for t in t_grid:
-        base = softmax_weights(array, temperature=float(t), mask=mask)[..., None, :]  # [..., 1, L]
-        shifted = softmax_weights(moved, temperature=float(t), mask=moved_mask)  # [..., n_ε, L]
+        base = _softmax_weights(array, temperature=float(t), mask=mask)[..., None, :]  # [..., 1, L]
+        shifted = _softmax_weights(moved, temperature=float(t), mask=moved_mask)  # [..., n_ε, L]
         out.append(np.linalg.norm(shifted - base, axis=-1) / e_grid)  # [..., n_ε]
     return _back(np.stack(out, axis=-2), was_torch)  # [..., n_T, n_ε]
 

@@ -394,6 +394,21 @@ def check_temperatures(values, *, name: str = "temperatures", allow_scalar: bool
     return grid
 
 
+def check_scale(logits: np.ndarray, temperature: float) -> None:
+    """``logits / temperature`` must stay finite in float64 (``temperature`` the least of a grid).
+
+    >>> check_scale(np.array([1e10]), 1e-300)
+    Traceback (most recent call last):
+        ...
+    ValueError: logits / temperature overflows float64 (temperature=1e-300, largest |logit| 10000000000.0); use a larger temperature
+    """
+    largest = float(np.max(np.abs(logits))) if logits.size else 0.0
+    with np.errstate(over="ignore"):
+        if not np.isfinite(largest / temperature):
+            raise ValueError(f"logits / temperature overflows float64 (temperature={temperature!r}, largest |logit| "
+                             f"{largest!r}); use a larger temperature")
+
+
 def check_generator(rng, *, name: str = "rng") -> np.random.Generator:
     if not isinstance(rng, np.random.Generator):
         raise TypeError(f"{name}={_shown(rng)} must be a numpy Generator (np.random.default_rng(seed)), "

@@ -42,9 +42,14 @@ def test_the_row_sum_counts_only_valid_keys():
 
 
 def test_float32_weights_get_a_tolerance_of_their_precision():
-    weights = torch.softmax(torch.randn(4, 4096, generator=torch.Generator().manual_seed(0)), -1)  # float32
-    assert abs(float(weights.double().sum(-1).sub(1).abs().max())) < 4096 * 1.2e-7  # within L·eps, maybe above 1e-6
-    assert D.distance(weights, torch.randn(4, 4096, 2, dtype=torch.float64), 3).shape == (4,)
+    logits = 5 * torch.randn(64, 4096, generator=torch.Generator().manual_seed(1))
+    weights = torch.softmax(logits, -1)  # float32: rows sum to 1 only within ~L·eps(float32)
+    error = float(weights.double().sum(-1).sub(1).abs().max())
+    assert 1e-6 < error < 4096 * float(torch.finfo(torch.float32).eps)
+    x = torch.randn(64, 4096, 2, dtype=torch.float64, generator=torch.Generator().manual_seed(2))
+    assert D.distance(weights, x, 3).shape == (64,)
+    with pytest.raises(ValueError, match=r"within 1e-06"):  # the same numbers claimed as float64 are not on the simplex
+        D.distance(weights.double().numpy(), x.numpy(), 3)
 
 
 def test_separability_refuses_weights_of_mass_ten_and_an_infinite_radius_M():

@@ -75,9 +75,10 @@ def _selection(a, valid, n):
 # ξ_i and the two bounds
 
 
-def _high_precision(value) -> bool:
-    """A number of a high-precision backend (mpmath, python-flint): computed in as it is, never checked in float."""
-    return type(value).__module__.split(".")[0] in ("mpmath", "flint")
+def _plain(value) -> bool:
+    """A Python or numpy scalar (or a value that is no number at all): checked. A number of a high-precision
+    backend (mpmath, python-flint, a wrapper of them) is computed in as it is, never checked in float."""
+    return value is None or isinstance(value, (bool, int, float, complex, str, bytes, np.generic, list, tuple))
 
 
 def xi_squared(selected, *, M, delta):
@@ -92,7 +93,7 @@ def xi_squared(selected, *, M, delta):
         if np.any(selected < 0):
             raise ValueError(f"selected must be non-negative attention weights; its least entry is {selected.min()!r}")
     for name, value, strict in (("M", M, True), ("delta", delta, False)):
-        if not isinstance(value, np.ndarray) and not _high_precision(value):  # mpmath/flint numbers pass as they are
+        if _plain(value):  # mpmath, python-flint or any other backend's numbers pass as they are
             check_number(value, name=name, min_value=0, exclude_min=strict)
     for name, value in (("M", M), ("delta", delta)):
         try:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from theorems.validation import check_array, check_top_n
+from theorems.validation import check_array, check_mask, check_top_n  # check_mask: imported from here too
 
 
 def _check_selection(alpha, valid, n) -> tuple[np.ndarray, np.ndarray, int]:
@@ -46,19 +46,6 @@ def like(result, *inputs):
             import torch
             return torch.as_tensor(np.ascontiguousarray(result), device=value.device)
     return result
-
-
-def check_mask(mask, shape: tuple[int, ...]) -> np.ndarray:
-    """The boolean ``[..., L]`` of valid keys (True = key present), broadcast to ``shape``."""
-    if mask is None:
-        return np.ones(shape, dtype=bool)
-    valid = mask.detach().cpu().numpy() if is_torch(mask) else np.asarray(mask)
-    if valid.dtype != bool:
-        raise TypeError(f"mask must be boolean (True = key present), got dtype {valid.dtype}")
-    try:
-        return np.broadcast_to(valid, shape)
-    except ValueError:
-        raise ValueError(f"mask of shape {valid.shape} does not broadcast to alpha's shape {shape}") from None
 
 
 def check_n(n, valid: np.ndarray) -> int:

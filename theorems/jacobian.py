@@ -27,7 +27,8 @@ import torch
 
 from theorems.normalisers import Normaliser
 from theorems.precision import F64
-from theorems.validation import check_callable, check_integer, check_logits, check_scale, check_temperature
+from theorems.validation import (check_callable, check_integer, check_logits, check_mask, check_scale,
+                                 check_temperature)
 
 TORCH = SimpleNamespace(
     name="torch", exp=torch.exp, log=torch.log, sqrt=torch.sqrt, tanh=torch.tanh, expm1=torch.expm1,
@@ -59,15 +60,7 @@ def softmax_weights(logits, *, temperature: float, mask=None) -> np.ndarray:
     check_scale(logits, temperature)
     scaled = logits
     if mask is not None:
-        mask = np.asarray(mask)
-        if mask.dtype != bool:
-            raise TypeError(f"mask must be boolean (True = key present), got dtype {mask.dtype}")
-        try:
-            np.broadcast_shapes(mask.shape, scaled.shape)
-        except ValueError:
-            raise ValueError(f"mask of shape {mask.shape} does not broadcast to the logits' shape {scaled.shape}") from None
-        if not np.all(np.any(mask, axis=-1)):
-            raise ValueError("mask must leave at least one valid key in every row")
+        mask = check_mask(mask, scaled.shape, of="the logits", every_row=True)
     return _softmax_weights(logits, temperature=temperature, mask=mask)
 
 

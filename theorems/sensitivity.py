@@ -25,9 +25,9 @@ from pathlib import Path
 import numpy as np
 
 from theorems.jacobian import _as_numpy, _back, _softmax_weights
-from theorems.validation import (check_array, check_integer, check_logits, check_output_path, check_positive,
-                                 check_scale, check_seed, check_shape, check_temperatures, check_weights, check_work,
-                                 cli_integer)
+from theorems.validation import (check_array, check_integer, check_logits, check_mask, check_output_path,
+                                 check_positive, check_scale, check_seed, check_shape, check_temperatures,
+                                 check_weights, check_work, cli_integer)
 from theorems.figures import save_figure
 
 BISECTION_STEPS = 64
@@ -48,19 +48,7 @@ def _grid(values, *, name: str) -> np.ndarray:
 
 
 def _mask(mask, shape) -> np.ndarray | None:
-    if mask is None:
-        return None
-    mask, _ = _as_numpy(mask)
-    mask = np.asarray(mask)
-    if mask.dtype != bool:
-        raise TypeError(f"mask must be boolean (True = key present), got dtype {mask.dtype}")
-    try:
-        mask = np.broadcast_to(mask, shape)
-    except ValueError:
-        raise ValueError(f"mask of shape {mask.shape} does not broadcast to the logits' shape {shape}") from None
-    if not np.all(mask.any(axis=-1)):
-        raise ValueError("mask must leave at least one valid key in every row")
-    return mask
+    return None if mask is None else check_mask(mask, shape, of="the logits", every_row=True)
 
 
 def largest_eigenvalue(alpha: np.ndarray) -> np.ndarray:

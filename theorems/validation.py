@@ -425,3 +425,27 @@ def check_shape(shape, *, name: str = "shape") -> tuple[int, ...]:
     for size in shape:
         check_integer(size, name=f"every entry of {name}={_shown(shape)}")
     return tuple(int(size) for size in shape)
+
+
+def check_mask(mask, shape: tuple[int, ...], *, name: str = "mask", of: str = "alpha",
+               every_row: bool = False) -> np.ndarray:
+    """The boolean ``[..., L]`` of valid keys (True = key present), numpy or torch, broadcast to ``shape``
+    (``None``: every key valid); with ``every_row``, each row must keep at least one valid key.
+
+    >>> check_mask([True, False], (2, 2)).tolist()
+    [[True, False], [True, False]]
+    """
+    if mask is None:
+        return np.ones(shape, dtype=bool)
+    if type(mask).__module__.split(".")[0] == "torch":
+        mask = mask.detach().cpu().numpy()
+    valid = np.asarray(mask)
+    if valid.dtype != bool:
+        raise TypeError(f"{name} must be boolean (True = key present), got dtype {valid.dtype}")
+    try:
+        valid = np.broadcast_to(valid, shape)
+    except ValueError:
+        raise ValueError(f"{name} of shape {valid.shape} does not broadcast to {of}'s shape {shape}") from None
+    if every_row and valid.size and not np.all(valid.any(axis=-1)):
+        raise ValueError(f"{name} must leave at least one valid key in every row")
+    return valid

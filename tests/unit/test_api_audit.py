@@ -227,7 +227,6 @@ spec(A + "pilot_min_distance", dict(quantile=0.5, length=3, dim=2, radius=1.0, s
           law="choice"))
 B = "theorems.batches."
 spec(B + "to_numpy", dict(value=ALPHA, name="alpha"), dict(value="logits"))
-spec(B + "check_mask", dict(mask=None, shape=(3,)), dict(mask="mask_shape"))
 spec(B + "check_n", dict(n=1, valid=np.ones(3, bool)), dict(n="n"))
 for f in ("top_n_mask", "top_n_order"):
     spec(B + f, dict(alpha=ALPHA, valid=np.ones(3, bool), n=1), dict(alpha="logits", n="n", valid="mask_shape"))

@@ -396,13 +396,20 @@ def classify(name, argument, value, *, limit=LIMIT_S) -> tuple[str, str]:
 
 
 CASES = list(_cases())
+ARGUMENTS = sorted({(name, argument) for name, argument, _, _ in CASES})
 
 
-@pytest.mark.parametrize("name, argument, index, value", CASES,
-                         ids=[f"{n}-{a}-{i}" for n, a, i, _ in CASES])
-def test_bad_value_gets_a_clear_error(name, argument, index, value):
-    outcome, detail = classify(name, argument, value)
-    assert outcome == "clear", f"{name}({argument}={value!r}): {outcome}: {detail}"
+@pytest.mark.parametrize("name, argument", ARGUMENTS, ids=[f"{n}-{a}" for n, a in ARGUMENTS])
+def test_bad_values_get_a_clear_error(name, argument):
+    """Both sets of bad values (:data:`BAD` and :data:`FRESH`) for one argument of one entry point."""
+    unclear = []
+    for bad, cli_bad in ((BAD, CLI_BAD), (FRESH, CLI_FRESH)):
+        for case_name, case_argument, _, value in _cases(bad, cli_bad):
+            if (case_name, case_argument) == (name, argument):
+                outcome, detail = classify(name, argument, value)
+                if outcome != "clear":
+                    unclear.append(f"{argument}={value!r:.60}: {outcome}: {detail}")
+    assert not unclear, f"{name}: " + "\n".join(unclear)
 
 
 @pytest.mark.parametrize("name", [n for n, s in SPECS.items() if s[3]])

@@ -95,6 +95,8 @@ def xi_squared(selected, *, M, delta):
     for name, value, strict in (("M", M, True), ("delta", delta, False)):
         if _plain(value):  # mpmath, python-flint or any other backend's numbers pass as they are
             check_number(value, name=name, min_value=0, exclude_min=strict)
+        elif isinstance(value, np.ndarray) and value.dtype != object:  # a batch of them, [..., 1]
+            check_parameter(value, name=name, batch_shape=value.shape, strict=strict)
     for name, value in (("M", M), ("delta", delta)):
         try:
             np.broadcast_shapes(np.shape(value), np.shape(selected))

@@ -67,7 +67,10 @@ def _real(value, name: str) -> float:
         raise TypeError(f"{name}={_shown(value)} must be a real number, not {type(value).__name__}")
     if isinstance(value, numbers.Complex) and not isinstance(value, numbers.Real):
         raise TypeError(f"{name}={_shown(value)} must be a real number, not complex")
-    if isinstance(value, np.ndarray) and value.ndim == 0:
+    shape = getattr(value, "shape", None)
+    if shape is not None and len(shape) > 0:  # float() of a one-entry array would pass for a number
+        raise TypeError(f"{name}={_shown(value)} must be a real number, not an array of shape {tuple(shape)}")
+    if isinstance(value, np.ndarray):
         value = value[()]
     try:
         return float(value)

@@ -45,3 +45,8 @@ def test_jacobian_autograd_needs_a_vector_valued_function():
 def test_a_temperature_so_small_that_the_scaled_logits_overflow_is_refused():
     with pytest.raises(ValueError, match="logits / temperature overflows float64"):
         softmax_jacobian(np.array([0.0, 1e10]), temperature=1e-300)
+
+
+def test_a_one_entry_array_is_not_a_number():
+    with pytest.raises(TypeError, match=r"temperature=array\(\[1.\]\) must be a real number, not an array of shape \(1,\)"):
+        nz.softmax(temperature=np.array([1.0]))

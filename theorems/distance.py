@@ -42,8 +42,8 @@ import numpy as np
 from scipy.stats import norm as _normal
 
 from theorems.batches import check_mask, check_n, is_torch, like, to_numpy, top_n_mask, top_n_order
-from theorems.validation import (_resolution, check_choice, check_integer, check_number, check_seed, check_weights,
-                                 check_work)
+from theorems.validation import (check_choice, check_integer, check_number, check_seed, check_weights, check_work,
+                                 float_resolution)
 
 READINGS = ("sum", "norm")
 CENTERS = ("normalised", "max-norm")
@@ -87,7 +87,7 @@ def _inputs(alpha, x, n, mask, *, need_x: bool = True, allow_unnormalised: bool 
     ``scores``: any finite real ``alpha`` (only its order is used).
     """
     source = alpha if is_torch(alpha) else x  # the tensor whose kind (and device) the results take, if any
-    resolution = _resolution(alpha)
+    resolution = float_resolution(alpha)
     alpha = to_numpy(alpha, name="alpha")  # [..., L]
     length = alpha.shape[-1]
     if need_x:

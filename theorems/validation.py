@@ -16,6 +16,7 @@ before any expensive step. What a quantity function accepts, decided once:
 - **work**: a request that would enumerate or allocate more than a stated limit is refused with
   its size and a way out (:func:`check_work`).
 - **output paths**: checked writable before computing (:func:`check_output_path`).
+- **masks** (:func:`check_mask`): boolean, broadcastable to the weights or logits.
 
 Strategies raise :class:`InvalidArgument` (Hypothesis's own exception, also a ``ValueError``).
 
@@ -202,8 +203,13 @@ def check_logits(logits, *, name: str = "logits", allow_object: bool = True) -> 
     return check_array(logits, name=name, allow_object=allow_object)
 
 
-def _resolution(value) -> float:
-    """Machine epsilon of the input's floating type (float32 weights sum to 1 less exactly)."""
+def float_resolution(value) -> float:
+    """Machine epsilon of a numpy array's or torch tensor's floating type (float64's for anything else):
+    float32 weights sum to 1 less exactly than float64 ones.
+
+    >>> float_resolution(np.zeros(2, dtype=np.float32))
+    1.1920928955078125e-07
+    """
     dtype = getattr(value, "dtype", None)
     if dtype is not None and type(dtype).__module__.split(".")[0] == "torch":
         import torch
@@ -232,7 +238,7 @@ def check_weights(alpha, *, name: str = "alpha", valid=None, allow_unnormalised:
         ...
     ValueError: alpha must be attention weights summing to 1 (within 1e-06) over each row's valid keys: it sums to 10.0; pass allow_unnormalised=True for weights of another mass on purpose
     """
-    eps = _resolution(alpha) if resolution is None else resolution
+    eps = float_resolution(alpha) if resolution is None else resolution
     if type(alpha).__module__.split(".")[0] == "torch":
         alpha = alpha.detach().to(device="cpu").double().numpy()
     array = check_array(alpha, name=name)  # [..., L] float64 (an object array is converted: a float view)

@@ -67,7 +67,7 @@ def largest_eigenvalue(alpha: np.ndarray) -> np.ndarray:
     ``alpha`` must lie on the simplex (:func:`theorems.validation.check_weights`): the secular
     equation above uses ``Σ α_k = 1``, and any other vector would get a wrong eigenvalue.
     """
-    return _largest_eigenvalue(check_weights(_as_numpy(alpha)[0]))
+    return _largest_eigenvalue(check_weights(_as_numpy(alpha)[0], opt_out=False))
 
 
 def _largest_eigenvalue(alpha: np.ndarray) -> np.ndarray:

@@ -47,7 +47,7 @@ def _weights(alpha, mask):
     valid = check_mask(mask, array.shape)
     if valid.size and valid.sum(axis=-1).min() < 1:
         raise ValueError("mask leaves a row without any valid key (a row of mask is all False)")
-    check_weights(alpha, valid=valid)
+    check_weights(alpha, valid=valid, opt_out=False)
     return array, valid
 
 
@@ -262,7 +262,7 @@ def estimate_separable_fraction(alpha, n: int, r, *, M: float, dim: int, delta: 
     """
     from theorems.assumptions import sample_configurations
 
-    a = check_weights(to_numpy(alpha, name="alpha"))
+    a = check_weights(to_numpy(alpha, name="alpha"), opt_out=False)
     if a.ndim != 1:
         raise ValueError(f"alpha must be one row of weights [L], got shape {a.shape}")
     n = check_top_n(n, len(a))

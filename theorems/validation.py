@@ -222,14 +222,15 @@ def float_resolution(value) -> float:
 
 
 def check_weights(alpha, *, name: str = "alpha", valid=None, allow_unnormalised: bool = False,
-                  resolution: float | None = None) -> np.ndarray:
+                  resolution: float | None = None, opt_out: bool = True) -> np.ndarray:
     """Attention weights ``[..., L]`` on the simplex, as a float64 array (object arrays checked in float view).
 
     Entries must be finite and ``>= −tol``, and every row must sum to 1 within ``tol`` over its
     valid keys (``valid [..., L]``, True = key present; masked entries are ignored), with
     ``tol = max(SIMPLEX_TOLERANCE, L·eps)`` for the input's floating type. ``allow_unnormalised``
     waives the row sum (weights of another total mass on purpose). ``resolution`` is the epsilon of
-    the caller's original floating type when ``alpha`` was already converted to float64.
+    the caller's original floating type when ``alpha`` was already converted to float64. ``opt_out``:
+    whether the caller has that keyword (the message points to it only then).
 
     >>> check_weights([0.5, 0.5]).tolist()
     [0.5, 0.5]
@@ -257,8 +258,9 @@ def check_weights(alpha, *, name: str = "alpha", valid=None, allow_unnormalised:
             where = np.argwhere(off)[0].tolist() if off.ndim else []
             which = f"row {where} sums" if off.ndim else "it sums"
             raise ValueError(f"{name} must be attention weights summing to 1 (within {tol:g}) over each row's valid "
-                             f"keys: {which} to {float(sums[tuple(where)])!r}; pass allow_unnormalised=True for "
-                             "weights of another mass on purpose")
+                             f"keys: {which} to {float(sums[tuple(where)])!r}"
+                             + ("; pass allow_unnormalised=True for weights of another mass on purpose" if opt_out
+                                else "; normalise the weights (this formula uses Σα = 1)"))
     return array
 
 

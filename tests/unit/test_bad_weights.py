@@ -60,6 +60,6 @@ def test_separability_refuses_weights_of_mass_ten_and_an_infinite_radius_M():
 
 
 def test_largest_eigenvalue_refuses_unnormalised_weights():
-    with pytest.raises(ValueError, match="sums to 2.0"):
+    with pytest.raises(ValueError, match=r"sums to 2.0; normalise the weights \(this formula uses Σα = 1\)"):
         largest_eigenvalue(np.array([1.0, 1.0]))  # would answer 1.0; diag(α) − ααᵀ has eigenvalues 0 and −1 here
     assert float(largest_eigenvalue(np.array([0.5, 0.5]))) == 0.5

@@ -195,7 +195,11 @@ class Certificate:
 
 def _side_values(statement: Statement, instance: Instance, side: str):
     function = statement.lhs if side == "lhs" else statement.rhs
-    return np.atleast_1d(np.asarray(function(balls(dict(instance)), ARB), dtype=object))
+    values = np.atleast_1d(np.asarray(function(balls(dict(instance)), ARB), dtype=object))
+    return _as_balls(values)  # a side may return a plain constant: it is exact
+
+
+_as_balls = np.frompyfunc(lambda x: x if isinstance(x, precision.Ball) else precision.Ball(x), 1, 1)
 
 
 def certify(statement: Statement, instance: Instance, *, bits: tuple[int, ...] = BITS) -> Certificate:
@@ -349,7 +353,7 @@ def _float_outcome(statement: Statement, instance: Instance):
         try:
             lhs, rhs = (np.atleast_1d(np.asarray(side, dtype=float)) for side in statement.sides(instance, F64))
             lhs, rhs = np.broadcast_arrays(lhs, rhs)
-        except (FloatingPointError, OverflowError, ZeroDivisionError, ValueError, TypeError):
+        except Exception:  # noqa: BLE001 - decided in balls: certified, or ill-defined with the side named
             return -1.0, True, np.nan, np.nan, np.nan
         margin = statement.violation(lhs, rhs)
         scale = np.maximum(np.abs(lhs), np.abs(rhs))

@@ -86,7 +86,8 @@ class Tightness:
 
     def describe(self) -> str:
         if self.ratio >= self.TIGHT:
-            where = ", ".join(f"{k} = {_short(v)}" for k, v in self.instance.items() if _short(v) is not None)
+            where = ", ".join(f"len({k}) = {len(v)}" if isinstance(v, np.ndarray) and v.ndim else f"{k} = {_short(v)}"
+                              for k, v in self.instance.items() if _short(v) is not None)
             return f"tight: {self.ratio:.5g} at {where}" if where else f"tight: {self.ratio:.5g}"
         return f"loose: {self.ratio:.3g} at best"
 

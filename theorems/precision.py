@@ -368,7 +368,22 @@ class BallArray(np.ndarray):
             kwargs["out"] = tuple(x.view(np.ndarray) if isinstance(x, BallArray) else x for x in kwargs["out"])
         if ufunc in _SOUND.values() and "initial" in kwargs:
             kwargs["initial"] = _ball(_arb(kwargs["initial"]))
+        if ufunc in _SOUND.values() and method == "reduce":
+            return _wrap(_reduce_axes(ufunc, inputs[0], **kwargs))
         return _wrap(getattr(ufunc, method)(*inputs, **kwargs))
+
+
+def _reduce_axes(ufunc, array, axis=0, keepdims=False, **kwargs):
+    """``ufunc.reduce`` over several axes (a Python-level ufunc reduces over one): move them last, flatten them."""
+    array = np.asarray(array, dtype=object)
+    axes = tuple(range(array.ndim)) if axis is None else (axis,) if np.isscalar(axis) else tuple(axis)
+    axes = tuple(sorted(a % array.ndim for a in axes))
+    rest = [a for a in range(array.ndim) if a not in axes]
+    moved = np.transpose(array, rest + list(axes)).reshape([array.shape[a] for a in rest] + [-1])
+    result = ufunc.reduce(moved, axis=-1, **kwargs)
+    if keepdims:
+        result = np.asarray(result, dtype=object).reshape([1 if a in axes else array.shape[a] for a in range(array.ndim)])
+    return result
 
 
 def _wrap(result):

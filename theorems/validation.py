@@ -116,8 +116,10 @@ def check_temperature(temperature, *, name: str = "temperature"):
     return temperature
 
 
-def check_integer(value, *, name: str, min_value: int | None = 1, max_value: int | None = None) -> int:
-    """An integer (numpy integers included, ``bool`` excluded) in ``[min_value, max_value]``.
+def check_integer(value, *, name: str, min_value: int | None = 1, max_value: int | None = None,
+                  hint: str = "") -> int:
+    """An integer (numpy integers included, ``bool`` excluded) in ``[min_value, max_value]``; ``hint``
+    (appended to the message) says what to do instead.
 
     >>> check_integer(0, name="iterations")
     Traceback (most recent call last):
@@ -125,11 +127,11 @@ def check_integer(value, *, name: str, min_value: int | None = 1, max_value: int
     ValueError: iterations=0 must be an integer >= 1
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name}={_shown(value)} must be an integer, not {type(value).__name__}")
+        raise TypeError(f"{name}={_shown(value)} must be an integer, not {type(value).__name__}{hint}")
     if min_value is not None and value < min_value or max_value is not None and value > max_value:
         if max_value is None:
-            raise ValueError(f"{name}={value!r} must be an integer >= {min_value}")
-        raise ValueError(f"{name}={value!r} must be an integer in {min_value}..{max_value}")
+            raise ValueError(f"{name}={value!r} must be an integer >= {min_value}{hint}")
+        raise ValueError(f"{name}={value!r} must be an integer in {min_value}..{max_value}{hint}")
     return int(value)
 
 

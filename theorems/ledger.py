@@ -99,7 +99,9 @@ def render(entries: list[Entry], *, seed: int, max_examples: int | None) -> str:
               "Formulas marked [R] are reconstructed from the paper's prose (see `../shared/spec/STATEMENTS.md`); "
               "every counterexample below was re-checked in high precision before being reported.", "",
               table(entries), ""]
-    return "\n".join(header + [section(e) + "\n" for e in entries])
+    from theorems.proofs import ledger_section  # each proof step by step: first failing / loosest step (issue 13)
+    proofs = ledger_section([e.statement.id for e in entries], seed=seed, max_examples=max_examples)
+    return "\n".join(header + [section(e) + "\n" for e in entries] + [proofs])
 
 
 def catalogue(statements: Iterable[Statement]) -> str:

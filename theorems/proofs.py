@@ -336,13 +336,15 @@ def _account(statement_id: str, report: DerivationReport) -> str:
     return "\n".join(lines)
 
 
-def gate_all(*, max_examples: int | None = None, seed: int = 0) -> dict[str, DerivationReport]:
-    return {sid: gate(d, max_examples=max_examples, seed=seed) for sid, d in PROOFS.items()}
+def gate_all(ids=None, *, max_examples: int | None = None, seed: int = 0) -> dict[str, DerivationReport]:
+    """The gate's report of the proof of each statement in ``ids`` that has one (default: every proof)."""
+    chosen = PROOFS if ids is None else [sid for sid in ids if sid in PROOFS]
+    return {sid: gate(PROOFS[sid], max_examples=max_examples, seed=seed) for sid in chosen}
 
 
-def ledger_section(*, seed: int, max_examples: int | None = None) -> str:
-    """Markdown: each proof step by step, for ``docs/verdicts.md``."""
-    reports = gate_all(max_examples=max_examples, seed=seed)
+def ledger_section(ids=None, *, seed: int, max_examples: int | None = None) -> str:
+    """Markdown for ``docs/verdicts.md``: the proofs of the statements ``ids`` (default: all), step by step."""
+    reports = gate_all(ids, max_examples=max_examples, seed=seed)
     lines = ["## Proofs step by step", "",
              "Each proof as a derivation (`theorems/proofs.py`, see `docs/derivations.md`): every step searched as a "
              "statement of its own; for a refuted result the first failing step, for one that holds the loosest.", ""]

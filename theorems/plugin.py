@@ -107,6 +107,8 @@ class TheoryItem(pytest.Item):
         if isinstance(target, Derivation):
             report = gate(target, seed=seed)
             found, ok = report.found, report.first_mismatch is None and report.found == expected
+            if report.first_failure is not None:
+                found = f"first failing step {report.first_failure.index}, conclusion {found}"
             message, tightness = describe_report(report), None
             examples = sum(v.report.examples for r in report.links for v in r.verdicts)
             if self.pin.tightness is not None:

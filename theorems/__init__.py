@@ -5,12 +5,17 @@
 'holds'
 """
 
-from theorems.search import Counterexample, Necessity, SearchReport, Verdict, check, investigate, necessity, refute
+from theorems.precision import Undecided
+from theorems.search import (
+    Certificate, Counterexample, IllDefined, Necessity, SearchReport, Tightness, Verdict, certify, check, investigate,
+    necessity, refute,
+)
 from theorems.statement import Hypothesis, Statement
 
 __all__ = [
-    "STATEMENTS", "Counterexample", "Hypothesis", "Necessity", "SearchReport", "Statement", "Verdict",
-    "check", "investigate", "necessity", "refute", "select",
+    "STATEMENTS", "Certificate", "Counterexample", "Hypothesis", "IllDefined", "Necessity", "SearchReport",
+    "Statement", "Tightness", "Undecided", "Verdict", "certify", "check", "investigate", "necessity", "refute",
+    "select",
 ]
 
 

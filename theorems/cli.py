@@ -9,7 +9,8 @@ from pathlib import Path
 
 from theorems import ledger, profiles
 from theorems.catalogue import STATEMENTS, select
-from theorems.search import check
+from theorems.search import MAX_EXAMPLES, check
+from theorems.validation import check_output_path
 
 EPILOG = """examples:
   python -m theorems list
@@ -24,7 +25,7 @@ def _parser() -> argparse.ArgumentParser:
         prog="python -m theorems", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
         description="Property-based verification of the statements of 'Limitations of Normalization in "
                     "Attention Mechanism' (arXiv 2508.17821): each statement is searched for a counterexample, "
-                    "which is shrunk to a minimal instance and confirmed in high precision.")
+                    "which is shrunk to a minimal instance and certified in ball arithmetic.")
     commands = parser.add_subparsers(dest="command", required=True, metavar="{list,check,ledger}")
     commands.add_parser("list", help="list every statement with its expected verdict")
     for name, text in (("check", "search every named statement and compare with its expected verdict"),
@@ -45,10 +46,23 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _positive(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
+    if value > MAX_EXAMPLES:
+        raise argparse.ArgumentTypeError(
+            f"{text} examples per search cannot finish (at 100–3000 examples/s that is hours to years); "
+            f"use at most {MAX_EXAMPLES}, and several --seed values for a wider search")
     return value
+
+
+def _progress(statement_id: str):
+    """Print a line to stderr every few seconds of a long search, so that a long run is seen to move."""
+    return lambda examples, seconds: print(f"  {statement_id}: {examples} examples in {seconds:.0f} s ...",
+                                           file=sys.stderr, flush=True)
 
 
 def _list() -> int:
@@ -65,14 +79,18 @@ def _check(args, parser) -> int:
         parser.error(error.args[0])
     verdicts = []
     for statement in statements:
-        verdict = check(statement, max_examples=args.max_examples, seed=args.seed)
+        verdict = check(statement, max_examples=args.max_examples, seed=args.seed, progress=_progress(statement.id))
         verdicts.append(verdict)
         if not args.json:
             report = verdict.report
             status = "ok" if verdict.matches else "MISMATCH"
             extra = f", counterexample after {report.seconds_to_counterexample:.2f} s" if report.counterexample else ""
-            print(f"{status:<8} {statement.id:<45} expected {verdict.expected:<7} found {verdict.found:<7} "
+            extra += f", {report.tightness.describe()}" if report.tightness else ""
+            extra += f", {report.inconclusive} inconclusive" if report.inconclusive else ""
+            print(f"{status:<8} {statement.id:<45} expected {verdict.expected:<7} found {verdict.found:<11} "
                   f"({report.examples} examples, {report.examples_per_second:.0f}/s{extra})", flush=True)
+            if report.ill_defined is not None:
+                print(f"         {report.ill_defined}", flush=True)
     mismatches = [v.statement_id for v in verdicts if not v.matches]
     if args.json:
         print(json.dumps({"seed": args.seed, "verdicts": [v.to_json() for v in verdicts],
@@ -82,9 +100,17 @@ def _check(args, parser) -> int:
     return 1 if mismatches else 0
 
 
-def _ledger(args) -> int:
+def _ledger(args, parser) -> int:
+    try:  # before the minutes of work, not after
+        for path, name in ((args.out, "--out"), (args.out.parent / "catalogue.md", "--out's catalogue.md")):
+            check_output_path(path, name=name)
+        if args.readme.exists():
+            check_output_path(args.readme, name="--readme")
+    except ValueError as error:
+        parser.error(str(error))
     entries = ledger.collect(STATEMENTS.values(), max_examples=args.max_examples, seed=args.seed,
-                             progress=lambda sid: print(f"checking {sid} ...", file=sys.stderr, flush=True))
+                             progress=lambda sid: print(f"checking {sid} ...", file=sys.stderr, flush=True),
+                             search_progress=_progress)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(ledger.render(entries, seed=args.seed, max_examples=args.max_examples), encoding="utf-8")
     (args.out.parent / "catalogue.md").write_text(ledger.catalogue(STATEMENTS.values()), encoding="utf-8")
@@ -103,4 +129,4 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "list":
         return _list()
     profiles.load(args.profile)
-    return _check(args, parser) if args.command == "check" else _ledger(args)
+    return _check(args, parser) if args.command == "check" else _ledger(args, parser)

@@ -3,8 +3,8 @@
 A statement claims ``lhs(instance) <relation> rhs(instance)`` for every instance its hypotheses
 admit. ``instances`` is a Hypothesis strategy that yields exactly those instances (dicts of named
 values). Both sides are written once against the arithmetic backend ``xp``
-(:mod:`theorems.precision`), so the same formula runs in float64 for the search and in mpmath for
-the confirmation. Sides may be arrays; the relation is then claimed elementwise.
+(:mod:`theorems.precision`), so the same formula runs in float64 for the search and in arb ball
+arithmetic for the certification. Sides may be arrays; the relation is then claimed elementwise.
 
 >>> import dataclasses
 >>> from theorems import STATEMENTS
@@ -23,6 +23,7 @@ import numpy as np
 from hypothesis.strategies import SearchStrategy
 
 from theorems.precision import to_float
+from theorems.validation import check_integer
 
 Instance = Mapping[str, Any]
 Side = Callable[[Instance, Any], Any]
@@ -55,9 +56,11 @@ class Statement:
     """One reading of one result of the paper, as an executable predicate.
 
     ``source`` is ``"P"`` when the formula is the paper's own and ``"R"`` when it was reconstructed
-    (see ``../shared/spec/STATEMENTS.md``). ``confirm``, when given, replaces the default mpmath
-    confirmation (statistical statements confirm with a confidence interval instead); it takes
-    the instance and returns a :class:`~theorems.search.Counterexample` or ``None``.
+    (see ``../shared/spec/STATEMENTS.md``). ``confirm``, when given, replaces the default certification
+    in ball arithmetic (statistical statements confirm with a confidence interval instead, and
+    their counterexample's ``method`` says so); it takes the instance and returns a
+    :class:`~theorems.search.Counterexample` or ``None``. Checked at construction: ``lhs``/``rhs``
+    callable, ``hypotheses`` a tuple of :class:`Hypothesis`, ``max_examples`` a positive integer.
     """
 
     id: str
@@ -88,6 +91,15 @@ class Statement:
             raise ValueError(f"source={self.source!r} must be 'P' (paper) or 'R' (reconstructed)")
         if not isinstance(self.instances, SearchStrategy):
             raise TypeError(f"instances must be a Hypothesis strategy, not {type(self.instances).__name__}")
+        for name in ("lhs", "rhs", "size"):
+            if not callable(getattr(self, name)):
+                raise TypeError(f"{name}={getattr(self, name)!r} must be a function (instance, xp) -> value")
+        if self.confirm is not None and not callable(self.confirm):
+            raise TypeError(f"confirm={self.confirm!r} must be None or a function (instance) -> Counterexample | None")
+        if not isinstance(self.hypotheses, tuple) or not all(isinstance(h, Hypothesis) for h in self.hypotheses):
+            raise TypeError(f"hypotheses={self.hypotheses!r} must be a tuple of Hypothesis values")
+        if self.max_examples is not None:
+            check_integer(self.max_examples, name="max_examples", minimum=1, maximum=1_000_000)
         names = [h.name for h in self.hypotheses]
         if len(set(names)) != len(names):
             raise ValueError(f"hypothesis names of {self.id!r} repeat: {names}")

@@ -96,6 +96,11 @@ def second_moment_estimator(i, samples, seed):
     return squared.mean(axis=0), np.full(i["n"], half)
 
 
+def _estimated(i, xp):
+    """The placeholder left side of a statistical statement; :func:`statistical` replaces it with the estimator."""
+    raise NotImplementedError("the left side is set by statistical()")
+
+
 def statistical(statement: Statement, estimator) -> Statement:
     """``statement`` whose ``lhs`` is ``estimator``'s search estimate and whose ``confirm`` is the interval test.
 
@@ -215,7 +220,7 @@ def _lower_statement(gate: str) -> Statement:
     return statistical(Statement(
         id=f"theorem2.lower.{gate}", title=f"Separable fraction at least 1 - sum xi/(rN) ({gate} N_s)",
         reading=_GATE[gate], formula=f"E[N_s]/N ≥ 1 − (1/(rN))·Σ_{{i∈I_N}} ξ_i,  {_XI}",
-        lhs=None, rhs=_lower, relation=">=", instances=separability_instances(),
+        lhs=_estimated, rhs=_lower, relation=">=", instances=separability_instances(),
         expected="holds" if holds else "refuted",
         reason=("P(X_i <= r) >= 1 - E X_i/r >= 1 - sqrt(E X_i^2)/r (Markov, Cauchy-Schwarz), and ||sum_{j!=i} a_j x_j||^2 "
                 "<= xi_i^2 pointwise under Assumption 2 (x_j.x_k = M^2 - ||x_j - x_k||^2/2 <= M^2 - delta^2/2)")
@@ -230,7 +235,7 @@ def _upper_statement(exponent: str, gate: str) -> Statement:
         id=f"theorem2.upper.{tag}.{gate}", title=f"Separable fraction at most mean exp(-(xi - r)^2/({exponent})) ({gate} N_s)",
         reading=f"exponent −(ξ_i − r)²/({exponent}); {_GATE[gate]}",
         formula=f"E[N_s]/N ≤ (1/N)·Σ_{{i∈I_N}} exp(−(ξ_i − r)²/({exponent})),  {_XI}",
-        lhs=None, rhs=_upper(exponent), relation="<=", instances=separability_instances(max_radius=4.0), expected="refuted",
+        lhs=_estimated, rhs=_upper(exponent), relation="<=", instances=separability_instances(max_radius=4.0), expected="refuted",
         reason="the bound decreases once r > xi_i although P(X_i <= r) increases to 1: with N = 1, X_i = 0 and "
                "E[N_s]/N = 1 > exp(-r^2/(c M^2)) for every r > 0 (a one-variable Hoeffding bound only holds below the mean)",
         **_COMMON | {"max_examples": 150}), fraction_estimator(gated=gate == "gated"))
@@ -240,7 +245,7 @@ CORRECTED_UPPER = statistical(Statement(
     id="theorem2.upper.ungated.corrected", title="Separable fraction at most a McDiarmid tail (Assumption 1)",
     paper_ref="Theorem 2 (Sec. 4), corrected", source="R", reading=_GATE["ungated"] + "; Assumption 1 only (delta = 0)",
     formula="E[N_s]/N ≤ (1/N)·Σ_i [r ≥ m_i ? 1 : exp(−(m_i − r)²/(2M²Σ_{j≠i}α_j²))],  m_i = M·Σ_{j≠i}α_j²/Σ_{j≠i}α_j",
-    lhs=None, rhs=corrected_upper, relation="<=", instances=separability_instances(assumption2=False),
+    lhs=_estimated, rhs=corrected_upper, relation="<=", instances=separability_instances(assumption2=False),
     expected="holds", hypotheses=A1_ONLY, max_examples=40,
     reason="McDiarmid for X_i = ||sum_{j!=i} alpha_j x_j|| (bounded differences 2 M alpha_j, independent x_j) below "
            "m_i <= E X_i; above m_i the bound is 1"), fraction_estimator(gated=False))
@@ -264,7 +269,7 @@ UNCORRELATED = statistical(Statement(
     id="theorem2.assumptions.uncorrelated", title="Assumption 2 leaves E[x_j.x_k] = 0 as under Assumption 1",
     paper_ref="Assumptions 1-2 (Sec. 4)", source="R",
     reading="E[x_j.x_k | Assumption 2] >= 0 (it is exactly 0 under Assumption 1 alone)",
-    formula="E[x_jᵀx_k | ‖x_a − x_b‖ ≥ δ ∀a≠b] / M² ≥ 0", lhs=None, rhs=lambda i, xp: 0.0, relation=">=",
+    formula="E[x_jᵀx_k | ‖x_a − x_b‖ ≥ δ ∀a≠b] / M² ≥ 0", lhs=_estimated, rhs=lambda i, xp: 0.0, relation=">=",
     instances=separability_instances(), expected="refuted", hypotheses=(A2_PROBE,), max_examples=150,
     reason="conditioning on a minimum distance pushes the points apart: for L = 2 it keeps x_1.x_2 <= M^2 - delta^2/2, "
            "so the conditional mean is negative"), inner_product_estimator)
@@ -272,7 +277,7 @@ UNCORRELATED = statistical(Statement(
 CROSS_TERM = statistical(Statement(
     id="theorem2.assumptions.cross-term", title="Under Assumption 2, E[x_j.x_k] <= M^2 - delta^2/2 (the cross term of xi)",
     paper_ref="Assumptions 1-2 (Sec. 4)", source="R", reading="the bound the proof uses for each cross term",
-    formula="E[x_jᵀx_k | Assumption 2] ≤ M² − δ²/2", lhs=None,
+    formula="E[x_jᵀx_k | Assumption 2] ≤ M² − δ²/2", lhs=_estimated,
     rhs=lambda i, xp: 1.0 - (i["delta"] / i["M"]) ** 2 / 2, relation="<=",
     instances=separability_instances(), expected="holds", hypotheses=(A2_PROBE,), max_examples=40,
     reason="x_j.x_k = M^2 - ||x_j - x_k||^2/2 <= M^2 - delta^2/2 pointwise on Assumption 2"), inner_product_estimator)
@@ -285,7 +290,7 @@ def _xi_squared_scaled(i, xp):
 SECOND_MOMENT = statistical(Statement(
     id="theorem2.assumptions.second-moment", title="E||s - alpha_i x_i||^2 <= xi_i^2 under Assumptions 1-2",
     paper_ref="Theorem 2 (Sec. 4), proof", source="R", reading="the Cauchy-Schwarz step: xi_i^2 bounds the second moment",
-    formula=f"E‖Σ_{{j∈I_N∖{{i}}}} α_j x_j‖² ≤ ξ_i²,  {_XI}", lhs=None, rhs=_xi_squared_scaled, relation="<=",
+    formula=f"E‖Σ_{{j∈I_N∖{{i}}}} α_j x_j‖² ≤ ξ_i²,  {_XI}", lhs=_estimated, rhs=_xi_squared_scaled, relation="<=",
     instances=separability_instances(), expected="holds", hypotheses=(A2_PROBE,), max_examples=40,
     reason="expand the square: M^2 on the diagonal, x_j.x_k <= M^2 - delta^2/2 off it (alpha >= 0)"), second_moment_estimator)
 

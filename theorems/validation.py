@@ -58,3 +58,37 @@ def check_positive(value, *, name: str, strict: bool = True) -> float:
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(float(value)) or (value <= 0 if strict else value < 0):
         raise ValueError(f"{name}={value!r} must be a finite number {'>' if strict else '>='} 0")
     return value
+
+
+def check_integer(value, *, name: str, minimum: int | None = None, maximum: int | None = None, hint: str = "") -> int:
+    """An ``int`` (not a bool, not a float) within ``[minimum, maximum]``; ``hint`` says what to do instead.
+
+    >>> check_integer(10**12, name="max_examples", minimum=1, maximum=10**6)
+    Traceback (most recent call last):
+        ...
+    ValueError: max_examples=1000000000000 must be an integer in [1, 1000000]
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name}={value!r} must be an integer, not {type(value).__name__}{hint}")
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        low = "-inf" if minimum is None else minimum
+        high = "inf" if maximum is None else maximum
+        raise ValueError(f"{name}={value!r} must be an integer in [{low}, {high}]{hint}")
+    return int(value)
+
+
+def check_output_path(path, *, name: str):
+    """A file path that can be written (its folder exists or can be made, it is not a folder), checked
+    before a long computation so that the work is not thrown away at the end."""
+    import os
+    from pathlib import Path
+    path = Path(path)
+    if path.is_dir():
+        raise ValueError(f"{name}={str(path)!r} is a directory; give a file path such as {str(path / 'out.md')!r}")
+    folder = next((p for p in (path.parent, *path.parent.parents) if p.exists()), Path("."))
+    if not folder.is_dir():
+        raise ValueError(f"{name}={str(path)!r} cannot be written: {str(folder)!r} is a file, not a directory")
+    target = path if path.exists() else folder
+    if not os.access(target, os.W_OK):
+        raise ValueError(f"{name}={str(path)!r} cannot be written: no write permission on {str(target)!r}")
+    return path

@@ -21,7 +21,7 @@ def test_check_json_reports_verdicts_and_counterexamples(capsys):
                                                       "corollary1.own-key.upper.corrected",
                                                       "corollary1.own-key.lower.corrected"}
     refuted = [v for v in report["verdicts"] if v["found"] == "refuted"]
-    assert refuted and all(v["counterexample"]["method"].startswith("mpmath") for v in refuted)
+    assert refuted and all(v["counterexample"]["method"].startswith("arb ball arithmetic") for v in refuted)
 
 
 def test_check_exits_non_zero_when_a_verdict_differs(monkeypatch, capsys):

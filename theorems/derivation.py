@@ -177,7 +177,19 @@ class LinkReport:
 
     @property
     def found(self) -> str:
-        return "refuted" if any(v.found != "holds" for v in self.verdicts) else "holds"
+        """``refuted`` if a direction is refuted, else ``ill-defined`` if one is, else ``holds``."""
+        found = {v.found for v in self.verdicts}
+        return next((f for f in ("refuted", "ill-defined") if f in found), "holds")
+
+    @property
+    def ill_defined(self) -> Any:
+        return next((v.report.ill_defined for v in self.verdicts if getattr(v.report, "ill_defined", None)), None)
+
+    def describe_failure(self) -> str:
+        """The certified counterexample, or why the link has no value at some instance."""
+        if self.counterexample is not None:
+            return "counterexample " + describe_counterexample(self.counterexample)
+        return f"ill-defined: {self.ill_defined}" if self.ill_defined is not None else "no counterexample"
 
     @property
     def matches(self) -> bool:
@@ -301,7 +313,8 @@ def describe_counterexample(cx: Counterexample) -> str:
 def describe_tightness(tightness: Any) -> str:
     if tightness is None:
         return "tightness not reported by the engine"
-    return f"tightness ratio {tightness.ratio:.4g}"
+    describe = getattr(tightness, "describe", None)
+    return f"tightness ratio {tightness.ratio:.4g}" + (f" ({describe()})" if describe else "")
 
 
 def describe_verdict(statement: Statement, verdict: Verdict, *, expected: str | None = None) -> str:
@@ -309,9 +322,13 @@ def describe_verdict(statement: Statement, verdict: Verdict, *, expected: str | 
     expected = expected or statement.expected
     lines = [f"statement {statement.id}: {statement.formula}",
              f"expected {expected}, found {verdict.found} ({verdict.report.examples} examples)"]
-    cx = verdict.report.counterexample
+    cx, ill = verdict.report.counterexample, getattr(verdict.report, "ill_defined", None)
     if cx is not None:
         lines.append("counterexample " + describe_counterexample(cx).replace("\n", "\n  "))
+    elif ill is not None:
+        lines.append(f"ill-defined: {ill}")
+    elif verdict.found == "holds" and getattr(verdict.report, "tightness", None) is not None:
+        lines.append(describe_tightness(verdict.report.tightness))
     return "\n".join(lines)
 
 
@@ -327,7 +344,7 @@ def describe_report(report: DerivationReport) -> str:
     failure = report.first_failure
     if failure is not None:
         lines.append(f"first failing link: step {failure.index} ({failure.link.justification})")
-        lines.append("  counterexample " + describe_counterexample(failure.counterexample).replace("\n", "\n  "))
+        lines.append("  " + failure.describe_failure().replace("\n", "\n  "))
     conclusion = "holds by the chain" if report.conclusion is None else f"{report.found} when searched directly"
     lines.append(f"conclusion {d.start.text} {_SYMBOL[d.relation]} {d.links[-1].term.text}: {conclusion}"
                  f" (expected {d.expected})")

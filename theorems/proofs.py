@@ -23,10 +23,10 @@ import numpy as np
 from strategies import separability_instances
 from theorems import corollary1, corollary3, theorem1, theorem2
 from theorems.corollary2 import confirm_expectation
-from theorems.derivation import Derivation, DerivationReport, Link, Term, describe_counterexample, gate
+from theorems.derivation import Derivation, DerivationReport, Link, Term, describe_tightness, gate
 from theorems.distance import subsets
 from theorems.normalisers import softmax
-from theorems.precision import to_float
+from theorems.precision import Ball, to_float
 
 # ----------------------------------------------------------------------------------------------
 # Lemma 1 -> Corollary 1 (elementwise over i; instances {q [d], keys [L, d], T})
@@ -239,8 +239,8 @@ def _mcdiarmid(i, xp):
     """The McDiarmid bound of ``theorem2.corrected_upper``, which is float64 arithmetic: evaluated on the float
     view of the instance in either backend (its margins against the paper's bound are of order 0.1, far
     above float rounding)."""
-    floats = {k: to_float(v) if isinstance(v, (mpmath.mpf, np.ndarray)) and np.asarray(v).dtype == object
-              or isinstance(v, mpmath.mpf) else v for k, v in i.items()}
+    floats = {k: to_float(v) if isinstance(v, (mpmath.mpf, Ball)) or (isinstance(v, np.ndarray) and v.dtype == object)
+              else v for k, v in i.items()}
     return theorem2.corrected_upper(floats, xp)
 
 
@@ -321,11 +321,12 @@ def _account(statement_id: str, report: DerivationReport) -> str:
     lines = [f"### `{statement_id}` — {d.title}", "", f"- Chain: {d.formula}"]
     for r in report.links:
         mark = "" if r.matches else " ⚠ (expected " + r.link.expected + ")"
-        lines.append(f"  {r.index}. {r.link.justification}: **{r.found}**{mark}")
+        tight = f" — {describe_tightness(r.tightness)}" if r.found == "holds" and r.link.relation != "=" else ""
+        lines.append(f"  {r.index}. {r.link.justification}: **{r.found}**{mark}{tight}")
     failure = report.first_failure
     if failure is not None:
-        cx = describe_counterexample(failure.counterexample).replace("\n", "; ")
-        lines.append(f"- **First failing step: {failure.index}** ({failure.link.justification}). Counterexample: {cx}")
+        cx = failure.describe_failure().replace("\n", "; ")
+        lines.append(f"- **First failing step: {failure.index}** ({failure.link.justification}). {cx[0].upper() + cx[1:]}")
     else:
         loosest = report.loosest
         lines.append(f"- Every step holds; loosest: step {loosest.index} ({loosest.link.justification}), "

@@ -83,11 +83,11 @@ def _frobenius(i, xp):
 
 
 def _row(i, xp):
-    return np.max(xp.norm(jacobian(i, xp), axis=-1))
+    return xp.max(xp.norm(jacobian(i, xp), axis=-1))
 
 
 def _entry(i, xp):
-    return np.max(xp.abs(jacobian(i, xp)))
+    return xp.max(xp.abs(jacobian(i, xp)))
 
 
 def _finite_difference(i, xp):

@@ -4,7 +4,8 @@ Every side of a statement and every normaliser takes ``xp``: :data:`F64` (numpy 
 search), :data:`ARB` (numpy object arrays of :class:`Ball` values, python-flint's arb balls: the
 certification, where every result is a ball that provably contains the exact value) or :data:`MP`
 (object arrays of mpmath numbers, kept for cross-checks). Only the operations below are used on
-``xp`` (``exp log sqrt tanh expm1 sin cos abs pi norm spectral_norm number precision``); numpy's own
+``xp`` (``exp log sqrt tanh expm1 sin cos abs pi norm max spectral_norm number precision``; ``xp.max`` is
+``np.max`` except on balls, where it is a sound ball maximum); numpy's own
 ``+ - * / **``, ``sum``, ``max``, ``sort``, ``cumsum``, ``where`` and ``@`` work on object arrays.
 On balls, every comparison (and so ``max``, ``sort``, ``where(a > b, ...)``) is either certain or
 raises :class:`Undecided`, never a guess.
@@ -23,6 +24,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import numbers
 from types import SimpleNamespace
 from typing import Any
 
@@ -76,6 +78,7 @@ F64 = SimpleNamespace(
     precision=contextlib.nullcontext,
 )
 F64.norm = lambda vector, axis=-1: _norm(F64, vector, axis)
+F64.max = np.max
 
 MP = SimpleNamespace(
     name="mpmath",
@@ -93,6 +96,7 @@ MP = SimpleNamespace(
     precision=lambda: mpmath.workdps(DIGITS),
 )
 MP.norm = lambda vector, axis=-1: _norm(MP, vector, axis)
+MP.max = np.max
 
 
 class Undecided(ArithmeticError):
@@ -179,6 +183,10 @@ class Ball:
         return _outward(self.arb.upper(), np.inf)
 
 
+# a ball stands for one real number: argument checks that accept real numbers accept it
+numbers.Real.register(Ball)
+
+
 def _operate(operation, mine, other):
     """``operation(mine, other)`` as a Ball; ``NotImplemented`` for arrays, so numpy broadcasts elementwise."""
     if isinstance(other, np.ndarray) and other.ndim:
@@ -234,6 +242,28 @@ def _ball(value) -> Ball:
 def _ball_function(name: str):
     method = getattr(flint.arb, name)
     return np.frompyfunc(lambda x: _ball(method(_arb(x))), 1, 1)
+
+
+def _sqrt(x):
+    value = _arb(x)
+    if value.is_finite() and value.lower() < 0 < value.upper():
+        # the square root of a ball straddling 0 is defined only if the exact value is >= 0: not known here
+        raise Undecided(f"sqrt of {value}, which straddles 0, is undecided at {flint.ctx.prec} bits")
+    return _ball(value.sqrt())
+
+
+def _ball_norm(vector, axis=-1):
+    # a sum of squares is >= 0 exactly, so only its nonnegative part matters (rounding may reach below 0)
+    squares = np.sum(vector * vector, axis=axis)
+    return np.frompyfunc(lambda x: _ball(_arb(x).nonnegative_part().sqrt()), 1, 1)(squares)
+
+
+def _ball_max(values, axis=None):
+    """A sound maximum of balls: the ball holding the largest of the exact values, without deciding
+    which element it is (``np.max`` would have to compare overlapping balls)."""
+    pairwise = np.frompyfunc(lambda a, b: _ball(_arb(a).max(_arb(b))), 2, 1)
+    values = np.asarray(values, dtype=object)
+    return pairwise.reduce(values.ravel() if axis is None else values, axis=0 if axis is None else axis)
 
 
 def _log(x):
@@ -301,7 +331,7 @@ ARB = _Arb(
     name="arb",
     exp=_ball_function("exp"),
     log=np.frompyfunc(_log, 1, 1),
-    sqrt=_ball_function("sqrt"),
+    sqrt=np.frompyfunc(_sqrt, 1, 1),
     tanh=_ball_function("tanh"),
     expm1=_ball_function("expm1"),
     sin=_ball_function("sin"),
@@ -311,7 +341,8 @@ ARB = _Arb(
     number=Ball,
     precision=lambda bits=START_BITS: _bits(bits),
 )
-ARB.norm = lambda vector, axis=-1: _norm(ARB, vector, axis)
+ARB.norm = _ball_norm
+ARB.max = _ball_max
 
 
 @contextlib.contextmanager
@@ -324,6 +355,37 @@ def _bits(bits: int):
         flint.ctx.prec = saved
 
 
+class BallArray(np.ndarray):
+    """An object array of :class:`Ball` values on which ``np.maximum``/``np.minimum`` (and so ``np.max``,
+    ``np.min``, ``np.clip``-style code) are *sound*: they return the ball of the exact max/min without
+    deciding which element it is. Every other ufunc runs as on a plain object array, whose comparisons
+    raise :class:`Undecided` when unsure (``np.sort``, ``np.argsort``, ``np.where(a > b, ...)``)."""
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        ufunc = _SOUND.get(ufunc, ufunc)
+        inputs = tuple(x.view(np.ndarray) if isinstance(x, BallArray) else x for x in inputs)
+        if "out" in kwargs:
+            kwargs["out"] = tuple(x.view(np.ndarray) if isinstance(x, BallArray) else x for x in kwargs["out"])
+        if ufunc in _SOUND.values() and "initial" in kwargs:
+            kwargs["initial"] = _ball(_arb(kwargs["initial"]))
+        return _wrap(getattr(ufunc, method)(*inputs, **kwargs))
+
+
+def _wrap(result):
+    if isinstance(result, tuple):
+        return tuple(_wrap(r) for r in result)
+    if isinstance(result, np.ndarray) and result.dtype == object and not isinstance(result, BallArray):
+        return result.view(BallArray)
+    return result
+
+
+_SOUND = {
+    np.maximum: np.frompyfunc(lambda a, b: _ball(_arb(a).max(_arb(b))), 2, 1),
+    np.minimum: np.frompyfunc(lambda a, b: _ball(_arb(a).min(_arb(b))), 2, 1),
+}
+_SOUND[np.fmax], _SOUND[np.fmin] = _SOUND[np.maximum], _SOUND[np.minimum]
+
+
 def balls(value: Any) -> Any:
     """Convert floats and float arrays to exact :class:`Ball` values (every float64 is an exact ball).
 
@@ -334,7 +396,7 @@ def balls(value: Any) -> Any:
     True
     """
     if isinstance(value, np.ndarray) and value.dtype.kind == "f":
-        return np.array([_ball(_arb(float(v))) for v in value.ravel()], dtype=object).reshape(value.shape)
+        return np.array([_ball(_arb(float(v))) for v in value.ravel()], dtype=object).reshape(value.shape).view(BallArray)
     if isinstance(value, (float, np.floating)):
         return _ball(_arb(float(value)))
     if isinstance(value, dict):

@@ -29,7 +29,7 @@ import numpy as np
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings, target
 from hypothesis import seed as hypothesis_seed
 
-from theorems import precision
+from theorems import optimiser, precision
 from theorems.precision import ARB, BITS, F64, Undecided, balls
 from theorems.statement import Instance, Statement, jsonable
 from theorems.validation import check_integer
@@ -141,6 +141,7 @@ class SearchReport:
     inconclusive: int = 0
     ill_defined: IllDefined | None = None
     optimiser: str = "off"
+    """How the optimiser ran (or why it did not)."""
 
     @property
     def examples_per_second(self) -> float:
@@ -437,12 +438,15 @@ def check_search_arguments(*, max_examples=None, seed=None, shrink_evaluations=S
 
 def investigate(statement: Statement, *, max_examples: int | None = None, seed: int | None = None,
                 shrink_evaluations: int = SHRINK_EVALUATIONS,
-                progress: Callable[[int, float], None] | None = None) -> SearchReport:
+                progress: Callable[[int, float], None] | None = None, optimise: bool = True) -> SearchReport:
     """Search for a certified, shrunk counterexample and report what the search did.
 
     Every float64 violation is certified in ball arithmetic (or by the statement's ``confirm``);
     the largest ratio of the two sides met is reported as :attr:`SearchReport.tightness`.
     ``progress(examples, seconds)`` is called every :data:`PROGRESS_SECONDS` on long searches.
+    When Hypothesis finds no counterexample, :mod:`theorems.optimiser` pushes the most promising
+    instances further (``optimise=False`` turns it off); what it finds is certified like the rest,
+    but not shrunk: its size is that of the instance it started from.
 
     >>> from theorems import STATEMENTS
     >>> report = investigate(STATEMENTS["lemma1.upper"], max_examples=30, seed=0)
@@ -483,6 +487,8 @@ def investigate(statement: Statement, *, max_examples: int | None = None, seed: 
             target(relative, label="relative margin")
             if np.isfinite(ratio) and (not best or ratio > best[0].ratio):
                 best[:] = [Tightness(ratio, instance, lhs, rhs)]
+            if use_optimiser and not first and np.isfinite(ratio):
+                _remember(starts, ratio)
             found = certified(instance) if suspicious else None
             counts["artefacts"] += suspicious and found is None
             if found is not None:
@@ -491,6 +497,8 @@ def investigate(statement: Statement, *, max_examples: int | None = None, seed: 
         if found is not None:
             raise _Found(found)
 
+    use_optimiser = optimise and own is None and optimiser.available()
+    starts: list[optimiser.Start] = []
     test = _settings(max_examples or statement.max_examples, seed)(given(statement.instances)(probe))
     if seed is not None:
         test = hypothesis_seed(seed)(test)
@@ -500,14 +508,57 @@ def investigate(statement: Statement, *, max_examples: int | None = None, seed: 
             test()
     except _Found as failure:
         payload = failure.payload
+    status = "off" if not optimise else "not used (statistical statement)" if own is not None else (
+        "unavailable (this Hypothesis lacks the choice-sequence API)" if not optimiser.available() else "")
+    if payload is None and use_optimiser:
+        payload, spent = _optimise(statement, starts, best, counts, certified)
+        status = f"Nelder–Mead over Hypothesis's float choices, {spent} proposals"
+        if isinstance(payload, Counterexample):
+            first.append(time.perf_counter() - start)
+            payload = dataclasses.replace(payload, method=payload.method + "; found by the optimiser (not shrunk)")
     return SearchReport(
         statement_id=statement.id,
         counterexample=payload if isinstance(payload, Counterexample) else None,
         examples=counts["examples"], seconds=time.perf_counter() - start,
         seconds_to_counterexample=first[0] if first else None, float_artefacts=counts["artefacts"],
         tightness=best[0] if best and payload is None else None, inconclusive=counts["inconclusive"],
-        ill_defined=payload if isinstance(payload, IllDefined) else None,
+        ill_defined=payload if isinstance(payload, IllDefined) else None, optimiser=status,
     )
+
+
+def _remember(starts: list, ratio: float) -> None:
+    """Keep the ``optimiser.STARTS`` instances with the largest ratio ``lhs/rhs`` (``rhs/lhs`` for ``>=``;
+    above 1 is a violation), with their choices. The ratio, not the relative margin, so that instances
+    where both sides vanish (margin 0) do not crowd out those near the supremum."""
+    if len(starts) >= optimiser.STARTS and ratio <= min(s.score for s in starts):
+        return
+    recorded = optimiser.record()
+    if recorded is None:
+        return
+    starts.append(optimiser.Start(ratio, *recorded))
+    starts.sort(key=lambda s: -s.score)
+    del starts[optimiser.STARTS:]
+
+
+def _optimise(statement: Statement, starts, best, counts, certified):
+    """Push the best instances with the optimiser; certify every float64 violation it proposes."""
+    found: list = []
+
+    def score(instance) -> float:
+        counts["examples"] += 1
+        relative, suspicious, ratio, lhs, rhs = _float_outcome(statement, instance)
+        if np.isfinite(ratio) and (not best or ratio > best[0].ratio):
+            best[:] = [Tightness(ratio, instance, lhs, rhs)]
+        if suspicious and not found:
+            outcome = certified(instance)
+            if outcome is not None:
+                found.append(outcome)
+            else:
+                counts["artefacts"] += 1
+        return ratio if np.isfinite(ratio) else (np.inf if suspicious else -np.inf)
+
+    spent = optimiser.optimise(statement.instances, starts, score, stop=lambda: bool(found))
+    return (found[0] if found else None), spent
 
 
 def refute(statement: Statement, *, max_examples: int | None = None, seed: int | None = None,

@@ -241,7 +241,7 @@ def _mcdiarmid(i, xp):
     above float rounding)."""
     floats = {k: to_float(v) if isinstance(v, (mpmath.mpf, Ball)) or (isinstance(v, np.ndarray) and v.dtype == object)
               else v for k, v in i.items()}
-    return theorem2.corrected_upper(floats, xp)
+    return xp.number(float(theorem2.corrected_upper(floats, xp)))  # exact as a ball: the certifier compares balls
 
 
 _XI = "ξ_i² = M²Σ_{j≠i}α_j² + (M² − δ²/2)Σ_{j≠k≠i}α_jα_k"

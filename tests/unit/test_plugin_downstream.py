@@ -39,7 +39,7 @@ def test_downstream_project_gates_its_statements_and_derivation(tmp_path):
                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
     out = run.stdout
     assert run.returncode == 1, out + run.stderr
-    assert "PASSED tests/test_my_bounds.py::square_is_non_negative" in out
+    assert "PASSED tests/test_my_bounds.py::square_at_most_nine" in out
     assert "PASSED tests/test_my_bounds.py::known_false" in out
     assert "FAILED tests/test_my_bounds.py::chain" in out
     assert "ALIAS" not in out
@@ -47,9 +47,9 @@ def test_downstream_project_gates_its_statements_and_derivation(tmp_path):
     assert "theory statistics" in out and "tests/test_my_bounds.py::chain: first failing step 2, conclusion holds" in out
     # a pinned tightness needs the engine's tightness report; without one the pin fails and says why
     if "tightness" in getattr(SearchReport, "__dataclass_fields__", {}):
-        assert "PASSED tests/test_my_bounds.py::tight_at_zero" in out and "1 failed, 3 passed" in out
+        assert "PASSED tests/test_my_bounds.py::tight_at_three" in out and "1 failed, 3 passed" in out
     else:
-        assert "FAILED tests/test_my_bounds.py::tight_at_zero" in out and "2 failed, 2 passed" in out
+        assert "FAILED tests/test_my_bounds.py::tight_at_three" in out and "2 failed, 2 passed" in out
         assert "pinned tightness 0.99 not reached: tightness not reported by the engine" in out
     assert "first failing link: step 2 (the broken step)" in out
     assert "certified by" in out and "--hypothesis-seed=3" in out

@@ -329,9 +329,14 @@ def _account(statement_id: str, report: DerivationReport) -> str:
         lines.append(f"- **First failing step: {failure.index}** ({failure.link.justification}). {cx[0].upper() + cx[1:]}")
     else:
         loosest = report.loosest
-        lines.append(f"- Every step holds; loosest: step {loosest.index} ({loosest.link.justification}), "
-                     f"tightness ratio {loosest.tightness.ratio:.4g}" if loosest is not None else
-                     "- Every step holds (the engine reports no tightness, so no step is named loosest)")
+        if loosest is None:
+            lines.append("- Every step holds (the engine reports no tightness, so no step is named loosest)")
+        elif loosest.tightness.ratio >= getattr(loosest.tightness, "TIGHT", 0.99):
+            lines.append(f"- Every step holds and every inequality step is tight (smallest ratio "
+                         f"{loosest.tightness.ratio:.4g}, step {loosest.index})")
+        else:
+            lines.append(f"- Every step holds; loosest: step {loosest.index} ({loosest.link.justification}), "
+                         f"{describe_tightness(loosest.tightness)}")
     conclusion = "holds by the chain" if report.conclusion is None else f"**{report.found}** when searched directly"
     lines.append(f"- Conclusion: {conclusion} (expected {d.expected})")
     return "\n".join(lines)

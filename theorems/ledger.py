@@ -124,7 +124,9 @@ def render(entries: list[Entry], *, seed: int, max_examples: int | None) -> str:
               "the violation lies strictly above 0) unless its `certified:` note names a statistical confirmation. "
               "Tightness is the largest ratio lhs/rhs (rhs/lhs for ≥) the search met, in float64.", "",
               table(entries), ""]
-    return "\n".join(header + [section(e) + "\n" for e in entries])
+    from theorems.proofs import ledger_section  # each proof step by step: first failing / loosest step (issue 13)
+    proofs = ledger_section([e.statement.id for e in entries], seed=seed, max_examples=max_examples)
+    return "\n".join(header + [section(e) + "\n" for e in entries] + [proofs])
 
 
 def catalogue(statements: Iterable[Statement]) -> str:

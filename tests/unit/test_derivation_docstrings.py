@@ -1,0 +1,12 @@
+"""The examples in the docstrings of the derivation modules run as written."""
+
+import doctest
+import importlib
+
+import pytest
+
+
+@pytest.mark.parametrize("name", ["theorems.derivation", "theorems.plugin", "theorems.proofs"])
+def test_docstring_examples(name):
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0

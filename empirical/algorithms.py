@@ -296,7 +296,8 @@ def _separability_rows(n: int, delta: np.ndarray):
     def function(rows: Rows) -> dict[str, np.ndarray]:
         a, x, mask = rows.alpha, rows.x, rows.mask  # [H, C, L], [H, 1, L, d] (unit norm), [C, L]
         d = delta[rows.window, rows.layer][:, None]  # [H, 1]
-        d = np.where(d > 0, d, np.nan)  # δ = 0 (repeated embeddings): outside Assumption 2, no bound
+        outside = np.where(d > 0, 1.0, np.nan)  # δ = 0 (repeated embeddings): outside Assumption 2, no bound
+        d = np.where(d > 0, d, 1.0)
         r = np.asarray(default_radius(a, x, n, mask=mask))  # [H, C]
         usable = np.isfinite(r) & (r > 0)
         safe = np.where(usable, r, 1.0)
@@ -304,9 +305,9 @@ def _separability_rows(n: int, delta: np.ndarray):
         return {
             "radius": np.where(usable, r, np.nan),
             "fraction": separable_count(a, x, n, safe, mask=mask) / n * nan,
-            "lower": separability_lower_bound(a, n, safe, M=1.0, delta=d, mask=mask) * nan,
-            "upper_2M2": separability_upper_bound(a, n, safe, M=1.0, delta=d, exponent="2M^2", mask=mask) * nan,
-            "upper_16M2": separability_upper_bound(a, n, safe, M=1.0, delta=d, exponent="16M^2", mask=mask) * nan,
+            "lower": separability_lower_bound(a, n, safe, M=1.0, delta=d, mask=mask) * nan * outside,
+            "upper_2M2": separability_upper_bound(a, n, safe, M=1.0, delta=d, exponent="2M^2", mask=mask) * nan * outside,
+            "upper_16M2": separability_upper_bound(a, n, safe, M=1.0, delta=d, exponent="16M^2", mask=mask) * nan * outside,
         }
     return function
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import sys
 from pathlib import Path
 
 import torch
@@ -179,7 +180,8 @@ def converted_gguf(path: Path) -> Path:
         try:
             AutoTokenizer.from_pretrained(folder, gguf_file=name).save_pretrained(staging)
         except (OSError, ValueError, KeyError, TypeError) as error:
-            print(f"note: the GGUF file {path.name} carries no usable tokenizer ({error}); pass --tokenizer")
+            print(f"note: the GGUF file {path.name} carries no usable tokenizer ({error}); pass --tokenizer",
+                  file=sys.stderr)
         if target.exists():
             shutil.rmtree(target)
         staging.rename(target)

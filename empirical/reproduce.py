@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import platform
+import sys
 import time
 from pathlib import Path
 
@@ -52,16 +53,17 @@ def run_algorithms(setup: Setup, *, which=ALGORITHMS, lengths=algorithms.PAPER_L
                    critical_lengths=None, critical_tokens: int | None = 64, separability_ns=algorithms.SEPARABILITY_NS,
                    temperatures=algorithms.TEMPERATURES, epsilons=algorithms.EPSILONS,
                    distance_tokens: int | None = None, separability_tokens: int | None = None,
-                   sensitivity_tokens: int | None = None) -> tuple[dict, dict]:
+                   sensitivity_tokens: int | None = None, partial: dict | None = None) -> tuple[dict, dict]:
     """Run the chosen algorithms; returns ``(results, timings in seconds)``.
 
     ``*_tokens`` keep that many evenly spaced query tokens per head (``None``: every token).
+    ``partial``, when given, receives each algorithm's results as soon as it finishes (kept if a later one fails).
     """
     which = tuple(sorted(set(which)))
     if not which or any(a not in ALGORITHMS for a in which):
         raise ValueError(f"algorithms={which!r} must be a non-empty subset of {ALGORITHMS}")
     longest = max(setup.lengths(lengths))
-    results, timings = {}, {}
+    results, timings = ({} if partial is None else partial), {}
     jobs = {
         1: ("distance_vs_length", lambda: algorithms.distance_vs_length(setup, lengths=lengths, n=5,
                                                                         tokens=distance_tokens)),
@@ -81,15 +83,91 @@ def run_algorithms(setup: Setup, *, which=ALGORITHMS, lengths=algorithms.PAPER_L
     return results, timings
 
 
+OPTION_NAMES = {"which": "--algorithms", "lengths": "--lengths", "ns": "--ns", "critical_lengths": "--critical-lengths",
+                "separability_ns": "--separability-ns", "temperatures": "--temperatures", "epsilons": "--epsilons",
+                "critical_tokens": "--critical-tokens", "distance_tokens": "--distance-tokens",
+                "separability_tokens": "--separability-tokens", "sensitivity_tokens": "--sensitivity-tokens"}
+"""Each keyword of :func:`run_algorithms` and the command-line option that sets it (errors name the option)."""
+
+
+def check_options(*, text, out, windows, embeddings, **options) -> None:
+    """Every input that does not depend on the model, checked before the model is loaded.
+
+    >>> check_options(text=None, out="o", windows=1, embeddings="values", which=(7,))
+    Traceback (most recent call last):
+        ...
+    ValueError: --algorithms=(7,) must be a non-empty subset of (1, 2, 3, 4, 5); 7 is not
+    """
+    from empirical.extraction import EMBEDDINGS
+    from theorems import validation
+
+    unknown = set(options) - set(OPTION_NAMES)
+    if unknown:
+        raise TypeError(f"unknown option(s) {sorted(unknown)}; expected some of {sorted(OPTION_NAMES)}")
+    validation.check_output_path(out, name="--out", kind="directory")
+    if text is not None:
+        validation.check_text_file(text, name="--text")
+    validation.check_integer(windows, name="--windows")
+    if embeddings not in EMBEDDINGS:
+        raise ValueError(f"--embeddings={embeddings!r} must be one of {EMBEDDINGS}")
+    for key, value in options.items():
+        name = OPTION_NAMES[key]
+        if key == "which":
+            validation.check_subset(value, ALGORITHMS, name=name)
+        elif key.endswith("_tokens"):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+                raise ValueError(f"{name}={value!r} must be a positive integer (or 0 on the command line: every token)")
+        elif key in ("temperatures", "epsilons"):
+            validation.check_finite_grid(value, name=name)
+        elif value is not None:
+            if not len(value):
+                raise ValueError(f"{name}={value!r} must not be empty")
+            for item in value:
+                validation.check_integer(item, name=name)
+
+
+def check_grids(max_length: int, *, lengths=algorithms.PAPER_LENGTHS, ns=algorithms.PAPER_NS, critical_lengths=None,
+                separability_ns=algorithms.SEPARABILITY_NS, which=ALGORITHMS, **_) -> None:
+    """The grids against the model: every ``L`` within its positions, every ``N < L`` where an algorithm uses it."""
+    from theorems import validation
+
+    what = f"the model's {max_length} positions"
+    validation.check_at_most(lengths, max_length, name="--lengths", what=what)
+    validation.check_at_most(critical_lengths or (), max_length, name="--critical-lengths", what=what)
+    longest = max(lengths)
+    if 1 in which:
+        validation.check_below((5,), min(lengths), name="Alg. 1's N",
+                               what=f"every --lengths value (the shortest is {min(lengths)})")
+    if 2 in which:
+        validation.check_below(ns, longest, name="--ns", what=f"the longest --lengths value L = {longest}")
+    if 4 in which:
+        validation.check_below(separability_ns, longest, name="--separability-ns",
+                               what=f"the longest --lengths value L = {longest}")
+
+
 def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", offline: bool | None = None,
         tokenizer: str | None = None, progress: bool = True, **options) -> dict:
-    """Load ``model``, run the algorithms on ``text``, write results.json, the figures and report.md."""
+    """Load ``model``, run the algorithms on ``text``, write results.json, the figures and report.md.
+
+    Every option is checked before the model loads, and the grids against the model before any forward pass.
+    """
+    check_options(text=text, out=out, windows=windows, embeddings=embeddings, **options)
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     loaded = load_model(model, offline=offline, tokenizer=tokenizer)
+    if options.get("lengths") is None:  # not given: the paper's lengths that fit the model (MiniLM stops at 512)
+        options["lengths"] = tuple(n for n in algorithms.PAPER_LENGTHS if n <= loaded.max_length)
+    check_grids(loaded.max_length, **options)
+    out.mkdir(parents=True, exist_ok=True)
     setup = Setup(loaded, text=text, windows=windows, embeddings=embeddings, progress=progress)
     began = time.perf_counter()
-    results, timings = run_algorithms(setup, **options)
+    finished: dict = {}
+    try:
+        results, timings = run_algorithms(setup, partial=finished, **options)
+    except BaseException:
+        if finished:  # an hour of work is not thrown away because the last algorithm failed
+            (out / "results.partial.json").write_text(json.dumps(_jsonable(finished), indent=1))
+            print(f"note: the finished algorithms' results are in {out / 'results.partial.json'}", file=sys.stderr)
+        raise
     checks = merge([c for part in results.values() for c in part.get("checks", {}).values()])
     results.update({
         "model": loaded.describe(),

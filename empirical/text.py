@@ -14,11 +14,12 @@ torch.Size([2, 8])
 
 from __future__ import annotations
 
-import numbers
 import re
 from pathlib import Path
 
 import torch
+
+from theorems.validation import check_integer
 
 REPOSITORY = Path(__file__).resolve().parents[1]
 SHARED = REPOSITORY / ".." / "shared"
@@ -48,12 +49,6 @@ def read_text(path: str | Path, *, begin: str | None = BODY_START) -> str:
     return text[found.start():] if found else text
 
 
-def _check_count(value, *, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value < minimum:
-        raise ValueError(f"{name}={value!r} must be an integer >= {minimum}")
-    return int(value)
-
-
 _CACHE: dict[tuple, tuple[int, ...]] = {}
 
 
@@ -69,7 +64,7 @@ def _encode_prefix(path: str, tokenizer, characters: int, begin: str | None) -> 
 
 def token_ids(path: str | Path, *, tokenizer, count: int, begin: str | None = BODY_START) -> list[int]:
     """The first ``count`` token ids of the text (without special tokens)."""
-    count = _check_count(count, name="count", minimum=1)
+    count = check_integer(count, name="count", min_value=1)
     if tokenizer is None:
         raise ValueError("tokenizer is None: the model has no tokenizer; pass --tokenizer PATH (e.g. the GPT-2 one "
                          f"at {GPT2_TOKENIZER})")
@@ -102,9 +97,9 @@ def windows(path: str | Path, *, tokenizer, length: int, count: int = 1, start: 
     With ``special_tokens`` the tokenizer's own specials (if any) are added inside each window;
     ``start`` skips that many text tokens after ``begin`` (see :func:`read_text`).
     """
-    length = _check_count(length, name="length", minimum=1)
-    count = _check_count(count, name="count", minimum=1)
-    start = _check_count(start, name="start", minimum=0)
+    length = check_integer(length, name="length", min_value=1)
+    count = check_integer(count, name="count", min_value=1)
+    start = check_integer(start, name="start", min_value=0)
     prefix, suffix = special_ids(tokenizer) if special_tokens and tokenizer is not None else ([], [])
     extra = len(prefix) + len(suffix)
     body = length - extra

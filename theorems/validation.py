@@ -300,6 +300,8 @@ def check_output_path(path, *, name: str = "--out", kind: str = "file") -> Path:
     path = Path(path)
     if kind == "file" and path.is_dir():
         raise ValueError(f"{name}='{path}' is a directory; it must be the path of the output file to write")
+    if kind == "directory" and path.exists() and not path.is_dir():
+        raise ValueError(f"{name}='{path}' is not a directory (an existing file); it must be a directory, existing or new")
     folder = path.parent if kind == "file" else path
     for ancestor in (folder, *folder.parents):  # the nearest existing ancestor must be a directory
         if ancestor.exists():
@@ -462,3 +464,95 @@ def check_mask(mask, shape: tuple[int, ...], *, name: str = "mask", of: str = "a
     if every_row and valid.size and not np.all(valid.any(axis=-1)):
         raise ValueError(f"{name} must leave at least one valid key in every row")
     return valid
+
+
+# ---------------------------------------------------------------------------------------------
+# Command-line inputs of ``python -m empirical`` (files and grids), checked before a model loads.
+
+
+def check_subset(values, allowed, *, name: str) -> tuple:
+    """A non-empty tuple of members of ``allowed``.
+
+    >>> check_subset((1, 7), (1, 2, 3, 4, 5), name="--algorithms")
+    Traceback (most recent call last):
+        ...
+    ValueError: --algorithms=(1, 7) must be a non-empty subset of (1, 2, 3, 4, 5); 7 is not
+    """
+    values = tuple(values)
+    bad = [v for v in values if v not in tuple(allowed)]
+    if not values or bad:
+        raise ValueError(f"{name}={values!r} must be a non-empty subset of {tuple(allowed)}"
+                         + (f"; {bad[0]!r} is not" if bad else ""))
+    return values
+
+
+def check_finite_grid(values, *, name: str, positive: bool = True) -> tuple[float, ...]:
+    """A non-empty tuple of finite numbers (``> 0`` with ``positive``).
+
+    >>> check_finite_grid((0.1, float("nan")), name="--temperatures")
+    Traceback (most recent call last):
+        ...
+    ValueError: --temperatures=(0.1, nan) must hold finite numbers > 0; nan is not
+    """
+    values = tuple(values)
+    bad = [v for v in values if isinstance(v, bool) or not isinstance(v, numbers.Real)
+           or not math.isfinite(float(v)) or (positive and v <= 0)]
+    if not values or bad:
+        raise ValueError(f"{name}={values!r} must hold finite numbers{' > 0' if positive else ''}"
+                         + (f"; {bad[0]!r} is not" if bad else ""))
+    return values
+
+
+def check_below(values, limit: int, *, name: str, what: str) -> tuple[int, ...]:
+    """Every value ``< limit`` (e.g. each ``N`` of a grid below the context length ``L``).
+
+    >>> check_below((1, 5, 2000), 1024, name="--ns", what="the context length L = 1024")
+    Traceback (most recent call last):
+        ...
+    ValueError: --ns=(1, 5, 2000) must stay below the context length L = 1024; 2000 does not
+    """
+    bad = [v for v in values if not v < limit]
+    if bad:
+        raise ValueError(f"{name}={tuple(values)!r} must stay below {what}; {bad[0]!r} does not")
+    return tuple(values)
+
+
+def check_at_most(values, limit: int, *, name: str, what: str) -> tuple[int, ...]:
+    """Every value ``<= limit`` (e.g. each context length at most the model's positions)."""
+    bad = [v for v in values if not v <= limit]
+    if bad:
+        raise ValueError(f"{name}={tuple(values)!r} must be at most {what}; {bad[0]!r} is not")
+    return tuple(values)
+
+
+def check_text_file(path, *, name: str = "--text"):
+    """An existing UTF-8 text file (a BOM allowed); binary or UTF-16 files are refused by name.
+
+    >>> check_text_file("/no/such/file")
+    Traceback (most recent call last):
+        ...
+    ValueError: --text='/no/such/file' does not exist; it must be a UTF-8 text file
+    """
+    from pathlib import Path
+
+    path = Path(path)
+    if not path.exists():
+        raise ValueError(f"{name}={str(path)!r} does not exist; it must be a UTF-8 text file")
+    if not path.is_file():
+        raise ValueError(f"{name}={str(path)!r} is not a file; it must be a UTF-8 text file")
+    data = path.read_bytes()
+    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+        raise ValueError(f"{name}={str(path)!r} is UTF-16 (byte-order mark {data[:2]!r}); it must be UTF-8: "
+                         f"convert it, e.g. `iconv -f UTF-16 -t UTF-8 {path} > {path.stem}-utf8.txt`")
+    nul = data.find(bytes(1))
+    if nul >= 0:
+        raise ValueError(f"{name}={str(path)!r} holds NUL bytes (offset {nul}): a binary file, not "
+                         "UTF-8 text")
+    try:
+        data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{name}={str(path)!r} is not UTF-8 text (byte {data[error.start]:#04x} at offset "
+                         f"{error.start}); it must be a UTF-8 text file") from None
+    if not data.strip():
+        raise ValueError(f"{name}={str(path)!r} is empty; it must hold text")
+    return path

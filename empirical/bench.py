@@ -72,7 +72,7 @@ def _work(number: int, summary: dict, heads: int, windows: int) -> dict:
         text = f"L = {summary['length']}; N = {', '.join(str(p['n']) for p in points)}"
     elif number == 3:
         rows = sum(e["tokens"] for p in points for e in p["evaluated"]) * heads
-        text = "; ".join(f"L = {p['length']}: {len(p['grid'])} N" for p in points) + " (quarter octaves below L)"
+        text = "; ".join(f"L = {p['length']}: {len(p['grid'])} N" for p in points) + " (half octaves below L)"
     elif number == 4:
         rows = sum(p["tokens"] for p in points) * heads
         text = f"L = {summary['length']}; N = {', '.join(str(p['n']) for p in points)}"

@@ -40,17 +40,27 @@ CACHE_ENTRIES = 1 << 20
 
 
 def farthest_table(x: np.ndarray) -> dict[str, np.ndarray]:
-    """Per head: ``T[j, i] = ‖x_i‖² − 2 x_j·x_i`` ``[H, L, L]``, its running max over ``i`` and where it is reached.
+    """Per head: ``T[j, i] = ‖x_i‖² − 2 x_j·x_i`` ``[H, L, L]`` and, over every prefix ``i ≤ t``, its two
+    largest entries and where they are (``first``/``second``, ``first_at``/``second_at``, each ``[H, L(j), L(t)]``).
 
     ``x [H, 1, L, d]`` or ``[H, L, d]``. ``d_1² = max_{j∈I, i∉I} ‖x_j‖² + T[j, i]`` (the reference's arithmetic).
+    The second maximum obeys ``M2[t] = max_{s ≤ t} min(M1[s − 1], T[s])``: one more running maximum.
     """
     x = x.reshape(x.shape[0], *x.shape[-2:])  # [H, L, d]
     squared = np.sum(x * x, axis=-1)  # [H, L]
     table = squared[:, None, :] - 2 * np.matmul(x, np.swapaxes(x, -1, -2))  # [H, L(j), L(i)]
-    running = np.maximum.accumulate(table, axis=-1)  # [H, L(j), L(t)] max_{i ≤ t} T[j, i]
-    positions = np.broadcast_to(np.arange(table.shape[-1]), table.shape)
-    where = np.maximum.accumulate(np.where(table >= running, positions, 0), axis=-1)  # an argmax of the prefix
-    return {"table": table, "running": running, "where": where, "squared": squared}
+    first = np.maximum.accumulate(table, axis=-1)  # [H, L(j), L(t)] max_{i ≤ t} T[j, i]
+    positions = np.arange(table.shape[-1], dtype=np.int32)
+    first_at = np.maximum.accumulate(np.where(table >= first, positions, 0), axis=-1).astype(np.int32)
+    before = np.concatenate([np.full(first.shape[:-1] + (1,), -np.inf), first[..., :-1]], axis=-1)  # M1[s − 1]
+    before_at = np.concatenate([np.zeros(first.shape[:-1] + (1,), np.int32), first_at[..., :-1]], axis=-1)
+    demoted = np.minimum(before, table)  # [H, L, L] the runner-up that entry s leaves behind
+    owner = np.where(table < before, positions, before_at)  # whose value that runner-up is
+    second = np.maximum.accumulate(demoted, axis=-1)
+    last = np.maximum.accumulate(np.where(demoted >= second, positions, 0), axis=-1)
+    second_at = np.take_along_axis(owner, last, axis=-1).astype(np.int32)
+    return {"table": table, "first": first, "first_at": first_at, "second": second, "second_at": second_at,
+            "squared": squared}
 
 
 def _prefix_counts(valid: np.ndarray) -> np.ndarray | None:
@@ -79,11 +89,15 @@ def fixed_bound(alpha, x, n: int, *, center: str = "normalised", mask=None, tabl
     index = np.nonzero(chosen.reshape(-1, length))[1].reshape(heads, rows, n)  # [H, C, n] ascending
     h = np.arange(heads)[:, None, None]
     last = (counts - 1)[None, :, None]  # [1, C, 1] the last visible key of each row
-    best = table["running"][h, index, last]  # [H, C, n] max over visible i of T[j, i]
-    reached = table["where"][h, index, last]  # [H, C, n] where
     own = table["squared"][h, index]  # [H, C, n] ‖x_j‖²
-    clean = ~np.take_along_axis(chosen, reached, axis=-1)  # [H, C, n]
-    far = np.where(clean, best, -np.inf)  # exact where the prefix argmax is not selected
+    # max over visible i ∉ I of T[j, i]: the prefix maximum if it is not selected, else the runner-up if that is not
+    best = table["first"][h, index, last]  # [H, C, n]
+    clean = ~np.take_along_axis(chosen, table["first_at"][h, index, last], axis=-1)
+    runner = table["second"][h, index, last]
+    runner_clean = ~clean & ~np.take_along_axis(chosen, table["second_at"][h, index, last], axis=-1) & np.isfinite(runner)
+    best = np.where(runner_clean, runner, best)
+    clean |= runner_clean
+    far = np.where(clean, best, -np.inf)  # exact where clean
     floor = np.max(np.where(clean, own + best, -np.inf), axis=-1, keepdims=True)  # [H, C, 1] a lower bound of d_1²
     redo = np.nonzero(~clean & (own + best > floor))  # pairs whose true value may still be the maximum
     rest = valid & ~chosen  # [H, C, L]

@@ -93,3 +93,27 @@ def test_distance_grid_breaks_ties_like_the_reference():
     fits = mask.sum(-1) >= 3
     np.testing.assert_allclose(fast["distance_sum"][:, fits, 0],
                                reference.distance(alpha[:, fits], x, 3, mask=mask[fits]), rtol=1e-9, atol=1e-12)
+
+
+def test_the_scan_reports_every_rejection_after_the_first_non_rejecting_n():
+    from empirical.algorithms import _scan
+
+    scan = _scan((1, 2, 4, 8, 16), [0.001, 0.2, 0.003, 0.5, 0.6], 0.01)
+    assert scan == {"first": 2, "stable": 8, "rejections_after_first": [4], "monotone": False}
+    assert _scan((1, 2, 4), [0.001, 0.2, 0.3], 0.01)["monotone"] is True
+    assert _scan((1, 2), [0.001, 0.002], 0.01)["first"] is None
+
+
+def test_algorithm3_scans_the_whole_grid_and_agrees_with_the_distance_point(tiny_gpt2):
+    from empirical import algorithms
+    from empirical.algorithms import Setup
+
+    setup = Setup(tiny_gpt2, text=None, windows=1, progress=False)
+    result = algorithms.critical_n(setup, lengths=(32,))
+    point = result["points"][0]
+    assert point["grid"] == list(algorithms.critical_grid(32)) == [e["n"] for e in point["evaluated"]]
+    for entry in point["evaluated"][:3]:  # the per-head means at one N equal Algorithms 1-2's
+        reference = algorithms.distance_point(setup, length=32, n=entry["n"], checks=False,
+                                              quantities=("distance_sum", "estimate"))
+        assert np.isclose(entry["distance_mean"], np.nanmean(reference["per_head"]["distance_sum"]), rtol=1e-12)
+        assert np.isclose(entry["estimate_mean"], np.nanmean(reference["per_head"]["estimate"]), rtol=1e-12)

@@ -283,3 +283,83 @@ def main(*, scale: str, algorithms, out, device: str = "cpu") -> str:
     text = HEADER.format(scale=scale) + markdown(records, scale=scale)
     out.write_text(text)
     return text
+
+
+# ----------------------------------------------------------------------------------------------
+# How the cost grows: time against L and against the number of heads
+
+
+SCALING_LENGTHS = (32, 64, 128, 256, 512, 1024)
+SCALING_LAYERS = (1, 2, 4)
+"""GPT-2 layers of 12 heads: 12, 24 and 48 heads."""
+
+
+def _unit_work(setup, number: int, length: int) -> None:
+    """One point of each algorithm at ``length``, every token: the unit whose cost the scaling law fits."""
+    from empirical import algorithms
+
+    if number in (1, 2):
+        algorithms.distance_point(setup, length=length, n=5, checks=False)
+    elif number == 3:
+        algorithms.critical_n(setup, lengths=(length,))
+    elif number == 4:
+        algorithms.separability(setup, length=length, ns=(8,))
+    else:
+        algorithms.sensitivity(setup, length=length, temperatures=(0.01, 0.1, 1.0, 10.0))
+
+
+def scaling(*, lengths=SCALING_LENGTHS, layers=SCALING_LAYERS, head_length: int = 256, algorithms=(1, 3, 4, 5)) -> dict:
+    """Seconds per unit of work (see :func:`_unit_work`) against ``L`` (12 heads) and against heads (at ``head_length``).
+
+    The forward pass is excluded (the heads are extracted first). Returns the times and the fitted
+    exponents ``time ∝ L^a`` (over ``L ≥ 128``) and ``time ∝ heads^b``.
+    """
+    import numpy as np
+    import torch
+    from transformers import GPT2Config, GPT2Model
+
+    from empirical.algorithms import Setup
+    from empirical.loading import load_model
+    from empirical.text import GPT2_TOKENIZER, WAR_AND_PEACE
+
+    text = str(WAR_AND_PEACE) if WAR_AND_PEACE.is_file() else None
+    tokenizer = str(GPT2_TOKENIZER) if text else None
+    out = {"length": {}, "heads": {}, "head_length": head_length}
+    for n_layer in sorted(set(layers) | {1}):
+        with tempfile.TemporaryDirectory() as model_dir:
+            torch.manual_seed(0)
+            GPT2Model(GPT2Config(n_layer=n_layer)).save_pretrained(model_dir)
+            setup = Setup(load_model(model_dir, offline=True, tokenizer=tokenizer), text=text, progress=False)
+            todo = [(number, length) for number in algorithms for length in lengths] if n_layer == 1 else []
+            todo += [(number, head_length) for number in algorithms] if n_layer in layers else []
+            for number, length in todo:
+                setup.heads(length)  # the forward pass, outside the timing
+                began = time.perf_counter()
+                _unit_work(setup, number, length)
+                seconds = time.perf_counter() - began
+                if n_layer == 1 and length in lengths:
+                    out["length"].setdefault(str(number), {})[str(length)] = seconds
+                if n_layer in layers and length == head_length:
+                    out["heads"].setdefault(str(number), {})[str(12 * n_layer)] = seconds
+                print(json.dumps({"algorithm": number, "heads": 12 * n_layer, "length": length, "seconds": seconds}),
+                      flush=True)
+    fits = {}
+    for number in map(str, algorithms):
+        ls = [int(k) for k in out["length"][number] if int(k) >= 128]
+        a = np.polyfit(np.log(ls), np.log([out["length"][number][str(k)] for k in ls]), 1)[0]
+        hs = [int(k) for k in out["heads"][number]]
+        b = np.polyfit(np.log(hs), np.log([out["heads"][number][str(k)] for k in hs]), 1)[0] if len(hs) > 1 else None
+        fits[number] = {"length_exponent": float(a), "heads_exponent": None if b is None else float(b)}
+    out["exponents"] = fits
+    return out
+
+
+if __name__ == "__main__":  # python -m empirical.bench scaling OUT.json
+    import sys
+
+    if len(sys.argv) != 3 or sys.argv[1] != "scaling":
+        raise SystemExit("usage: python -m empirical.bench scaling OUT.json")
+    target = check_output(sys.argv[2])
+    result = scaling()
+    target.write_text(json.dumps(result, indent=1))
+    print(json.dumps(result["exponents"], indent=1))

@@ -110,7 +110,7 @@ def fixed_bound(alpha, x, n: int, *, center: str = "normalised", mask=None, tabl
     mass = np.sum(np.where(chosen, alpha, 0.0), axis=-1)  # [H, C]
     x_heads = x[:, 0]  # [H, L, d]
     if center == "normalised":
-        s = np.matmul(np.where(chosen, alpha, 0.0), x_heads)  # [H, C, d]
+        s = np.matmul(np.where(chosen, alpha, 0.0)[..., None, :], x)[..., 0, :]  # [H, C, d] the reference's GEMV
         safe = np.where(mass > 0, mass, 1.0)
         c = np.where(mass > 0, np.linalg.norm(s, axis=-1) / safe, 0.0)
     else:
@@ -135,20 +135,35 @@ def separability_block(alpha, x, n: int, *, delta, mask=None) -> dict[str, np.nd
     alpha = np.asarray(alpha, dtype=float)  # [H, C, L]
     valid = check_mask(mask, alpha.shape)
     x_heads = x.reshape(x.shape[0], *x.shape[-2:])  # [H, L, d]
+    heads, rows, length = alpha.shape
     chosen = top_n_mask(alpha, valid, n)  # [H, C, L]
-    s = np.matmul(np.where(chosen, alpha, 0.0), x_heads)  # [H, C, d]
+    index = np.nonzero(chosen.reshape(-1, length))[1].reshape(heads, rows, n)  # [H, C, n] ascending, as the reference
+    h = np.arange(heads)[:, None, None]
+    selected = np.take_along_axis(alpha, index, axis=-1)  # [H, C, n]
+    # s summed in ascending key order, as the reference's sum over L does: the same bits, so the same ties below
+    s = np.sum(selected[..., None] * x_heads[h, index], axis=-2)  # [H, C, d]
     xs = np.matmul(s, np.swapaxes(x_heads, -1, -2))  # [H, C, L] x_i·s
     xx = np.sum(x_heads * x_heads, axis=-1)[:, None, :]  # [H, 1, L]
     ss = np.sum(s * s, axis=-1, keepdims=True)  # [H, C, 1]
     distance = np.sqrt(np.maximum(ss - 2 * alpha * xs + alpha * alpha * xx, 0.0))  # [H, C, L] ‖s − α_i x_i‖
     others = valid & ~chosen
+    r = np.min(np.where(others, distance, np.inf), axis=-1, keepdims=True)  # [H, C, 1]
+    # the expansion is off by ~ε·‖s‖²/distance; every key that close to r is recomputed as the reference does
+    # (‖s − α_i x_i‖ from the differences), so the radius and the ties distance == r come out identical
+    slack = 1e-9 * (ss / np.maximum(r, np.finfo(float).tiny) + r)
+    near = np.nonzero(valid & (np.abs(distance - r) <= slack))
+    step = max(1, CACHE_ENTRIES // x_heads.shape[-1])
+    for start in range(0, len(near[0]), step):
+        hh, cc, ii = (part[start:start + step] for part in near)
+        diff = s[hh, cc] - alpha[hh, cc, ii][:, None] * x_heads[hh, ii]  # [P, d]
+        distance[hh, cc, ii] = np.sqrt(np.sum(diff * diff, axis=-1))
     r = np.min(np.where(others, distance, np.inf), axis=-1)  # [H, C]
     usable = np.isfinite(r) & (r > 0)
     safe = np.where(usable, r, 1.0)
     nan = np.where(usable, 1.0, np.nan)
     inside = np.sum(chosen & (distance <= safe[..., None]), axis=-1)  # [H, C]
-    index = np.nonzero(chosen.reshape(-1, chosen.shape[-1]))[1].reshape(*chosen.shape[:-1], n)  # [H, C, n]
-    selected = np.take_along_axis(alpha, index, axis=-1)  # [H, C, n] (ξ's sums and the bounds' means ignore order)
+    # ξ in the reference's order (descending weight, ties to the lower index): its sums round the same way
+    selected = np.take_along_axis(selected, np.argsort(-selected, axis=-1, kind="stable"), axis=-1)  # [H, C, n]
     d = np.broadcast_to(np.asarray(delta, dtype=float), alpha.shape[:-1])[..., None]  # [H, C, 1]
     xi = np.sqrt(np.maximum(xi_squared(selected, M=1.0, delta=d), 0.0))  # [H, C, n]
     gap = xi - safe[..., None]

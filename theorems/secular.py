@@ -14,7 +14,7 @@ working set.
 >>> float(largest_eigenvalue(np.array([0.5, 0.5, 0.0])))
 0.5
 >>> round(float(largest_eigenvalue(np.array([0.7, 0.2, 0.1]))), 12)
-0.232455532034
+0.334403065089
 """
 
 from __future__ import annotations

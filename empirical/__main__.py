@@ -66,6 +66,7 @@ def parser() -> argparse.ArgumentParser:
     rep.add_argument("--separability-ns", type=_ints, default=algorithms.SEPARABILITY_NS, help="N grid of Alg. 4")
     rep.add_argument("--temperatures", type=_floats, default=algorithms.TEMPERATURES, help="T grid of Alg. 5")
     rep.add_argument("--epsilons", type=_floats, default=algorithms.EPSILONS, help="epsilon values of Alg. 5")
+    rep.add_argument("--device", default="cpu", help="cpu (default) or cuda: where the forward pass runs")
     rep.add_argument("--quiet", action="store_true", help="no progress bars")
 
     bench = commands.add_parser("bench", help="time each algorithm on GPT2Config() random weights")
@@ -128,7 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         results = run(model=arguments.model, text=arguments.text, out=arguments.out, windows=arguments.windows,
                       embeddings=arguments.embeddings, offline=arguments.offline, tokenizer=arguments.tokenizer,
-                      progress=not arguments.quiet, which=arguments.algorithms, lengths=arguments.lengths,
+                      progress=not arguments.quiet, device=arguments.device, which=arguments.algorithms, lengths=arguments.lengths,
                       ns=arguments.ns, critical_lengths=arguments.critical_lengths,
                       critical_tokens=arguments.critical_tokens or None, separability_ns=arguments.separability_ns,
                       distance_tokens=arguments.distance_tokens or None,

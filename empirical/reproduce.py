@@ -82,12 +82,15 @@ def run_algorithms(setup: Setup, *, which=ALGORITHMS, lengths=algorithms.PAPER_L
 
 
 def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", offline: bool | None = None,
-        tokenizer: str | None = None, progress: bool = True, **options) -> dict:
+        tokenizer: str | None = None, progress: bool = True, device: str = "cpu", **options) -> dict:
     """Load ``model``, run the algorithms on ``text``, write results.json, the figures and report.md."""
+    from empirical.device import resolve
+
+    resolve(device)  # before the model is loaded
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     loaded = load_model(model, offline=offline, tokenizer=tokenizer)
-    setup = Setup(loaded, text=text, windows=windows, embeddings=embeddings, progress=progress)
+    setup = Setup(loaded, text=text, windows=windows, embeddings=embeddings, progress=progress, device=device)
     began = time.perf_counter()
     results, timings = run_algorithms(setup, **options)
     checks = merge([c for part in results.values() for c in part.get("checks", {}).values()])

@@ -144,28 +144,31 @@ def _distance_rows(n: int, quantities=DISTANCE_QUANTITIES):
     from empirical import kernels
     from theorems.distance import distance, random_main_sum
 
-    tables: dict = {}  # the farthest-pair table of the current (window, layer), shared by its blocks of rows
+    own_tables: dict = {}  # the farthest-pair table of the current (window, layer), shared by its blocks of rows
 
-    def table(rows: Rows) -> dict:
+    def table(rows: Rows, tables: dict) -> dict:
         key = (rows.window, rows.layer)
         if key not in tables:
             tables.clear()
-            tables[key] = kernels.farthest_table(rows.x)  # [H, L, L] x 3
+            tables[key] = kernels.farthest_table(rows.x)  # [H, L, L] x 5
         return tables[key]
 
     calls = {
         "distance_sum": lambda rows: distance(rows.alpha, rows.x, n, reading="sum", mask=rows.mask),
         "distance_norm": lambda rows: distance(rows.alpha, rows.x, n, reading="norm", mask=rows.mask),
-        "bound_normalised": lambda rows: kernels.fixed_bound(rows.alpha, rows.x, n, center="normalised",
-                                                             mask=rows.mask, table=table(rows)),
-        "bound_max-norm": lambda rows: kernels.fixed_bound(rows.alpha, rows.x, n, center="max-norm",
-                                                           mask=rows.mask, table=table(rows)),
+        "bound_normalised": lambda rows, tables: kernels.fixed_bound(rows.alpha, rows.x, n, center="normalised",
+                                                                     mask=rows.mask, table=table(rows, tables)),
+        "bound_max-norm": lambda rows, tables: kernels.fixed_bound(rows.alpha, rows.x, n, center="max-norm",
+                                                                   mask=rows.mask, table=table(rows, tables)),
         "estimate": lambda rows: random_main_sum(rows.alpha, rows.x, n, mask=rows.mask),
     }
 
-    def function(rows: Rows) -> dict[str, np.ndarray]:
-        # alpha [H, C, L], x [H, 1, L, d] (one set of embeddings per head, shared by its queries), mask [C, L]
-        return {name: calls[name](rows) for name in quantities}
+    def function(rows: Rows, tables: dict | None = None) -> dict[str, np.ndarray]:
+        # alpha [H, C, L], x [H, 1, L, d] (one set of embeddings per head, shared by its queries), mask [C, L];
+        # ``tables`` lets several N share the per-head d_1 table of a layer
+        tables = own_tables if tables is None else tables
+        return {name: calls[name](rows, tables) if name.startswith("bound") else calls[name](rows)
+                for name in quantities}
     return function
 
 
@@ -238,12 +241,63 @@ def distance_vs_length(setup: Setup, *, lengths=PAPER_LENGTHS, n: int = 5, token
     return {"algorithm": 1, "n": n, "tokens_per_head": tokens, "points": points, "checks": _collect_checks(points)}
 
 
+def distance_points(setup: Setup, *, length: int, ns, description: str = "") -> list[dict]:
+    """:func:`distance_point` at every ``N`` of ``ns`` (every token) in one pass over the blocks.
+
+    Each block of rows is read once for all ``N``, and the per-head ``d_1`` table of a layer serves
+    every ``N``; at each ``N`` only the rows with at least ``N`` visible keys count, exactly as in
+    :func:`distance_point`, whose points (values, checks) this returns.
+    """
+    heads = setup.heads(length)
+    index = valid_rows(heads, min_keys=min(ns))
+    counts = heads.visible.sum(-1).min(0).values.numpy()[index]  # [R] fewest visible keys over windows
+    per_n = {n: _distance_rows(n) for n in ns}
+    shared: dict = {}  # one d_1 table for every N: the first N's closure builds it, the others read it
+
+    def function(rows: Rows) -> dict[str, np.ndarray]:
+        out = {}
+        for n, rows_function in per_n.items():
+            keep = np.flatnonzero(rows.counts >= n)  # [C'] rows that see at least N keys
+            part = dataclasses.replace(rows, index=rows.index[keep], alpha=np.ascontiguousarray(rows.alpha[:, keep]),
+                                       logits=rows.logits[:, keep], mask=rows.mask[keep], counts=rows.counts[keep])
+            for key, value in rows_function(part, shared).items():  # each [H, C']
+                full = np.full((value.shape[0], len(rows.index), *value.shape[2:]), np.nan)
+                full[:, keep] = value
+                out[f"{key}@{n}"] = full
+        return out
+
+    with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, width=1, budget=setup.budget),
+                   description or f"distance L={length}") as bar:
+        mapped = map_rows(heads, function, index=index, embeddings=setup.embeddings, width=1, budget=setup.budget,
+                          progress=bar)
+    points = []
+    for n in ns:
+        rows_n = np.flatnonzero(counts >= n)
+        values = {key.split("@")[0]: value[:, :, :, rows_n] for key, value in mapped.values.items()
+                  if key.endswith(f"@{n}")}  # each [B, layer, head, R_n]
+        per_head = {key: _token_means(value) for key, value in values.items()}
+        point = {"length": length, "n": n, "tokens": int(len(rows_n)), "windows": setup.windows,
+                 "per_head": {key: value.tolist() for key, value in per_head.items()},
+                 "stats": {key: _head_stats(value) for key, value in per_head.items()}}
+        confirm = _confirmer(heads, setup.embeddings, n)
+        point["checks"] = [tally(check, values, index[rows_n], context={"length": length, "n": n}, confirm=confirm)
+                           for check in THEOREM1_CHECKS]
+        points.append(point)
+    return points
+
+
 def distance_vs_n(setup: Setup, *, length: int = 1024, ns=PAPER_NS, tokens: int | None = None) -> dict:
-    """Algorithm 2: the same at fixed ``L`` against ``N`` (the values of ``ns`` that fit ``L``)."""
+    """Algorithm 2: the same at fixed ``L`` against ``N`` (the values of ``ns`` that fit ``L``).
+
+    With every token (``tokens=None``) all ``N`` share one pass over the heads (:func:`distance_points`).
+    """
     length = min(length, setup.loaded.max_length)
     kept = [n for n in ns if n < length]
-    points = [distance_point(setup, length=length, n=n, tokens=tokens, description=f"Alg. 2 N={n}")
-              for n in tqdm(kept, desc=f"Alg. 2 (distance vs N, L={length})", disable=not setup.progress)]
+    if tokens is None and kept:
+        points = distance_points(setup, length=length, ns=kept, description=f"Alg. 2 (L={length})")
+    else:
+        points = [distance_point(setup, length=length, n=n, tokens=tokens, description=f"Alg. 2 N={n}")
+                  for n in tqdm(kept, desc=f"Alg. 2 (distance vs N, L={length})", disable=not setup.progress)]
     return {"algorithm": 2, "length": length, "tokens_per_head": tokens, "points": points,
             "checks": _collect_checks(points)}
 

@@ -117,3 +117,18 @@ def test_algorithm3_scans_the_whole_grid_and_agrees_with_the_distance_point(tiny
                                               quantities=("distance_sum", "estimate"))
         assert np.isclose(entry["distance_mean"], np.nanmean(reference["per_head"]["distance_sum"]), rtol=1e-12)
         assert np.isclose(entry["estimate_mean"], np.nanmean(reference["per_head"]["estimate"]), rtol=1e-12)
+
+
+def test_algorithm2_in_one_pass_equals_one_pass_per_n(tiny_gpt2):
+    from empirical import algorithms
+    from empirical.algorithms import Setup
+
+    setup = Setup(tiny_gpt2, text=None, windows=2, progress=False, budget=4 * 32 * 8 * 5)
+    together = algorithms.distance_points(setup, length=32, ns=(1, 3, 20))
+    for point in together:  # causal rows: fewer rows at larger N
+        alone = algorithms.distance_point(setup, length=32, n=point["n"])
+        assert point["tokens"] == alone["tokens"]
+        for key, values in alone["per_head"].items():
+            np.testing.assert_allclose(point["per_head"][key], values, rtol=1e-13)
+        assert [c["violations"] for c in point["checks"]] == [c["violations"] for c in alone["checks"]]
+        assert [c["evaluated"] for c in point["checks"]] == [c["evaluated"] for c in alone["checks"]]

@@ -147,17 +147,21 @@ def separability_block(alpha, x, n: int, *, delta, mask=None) -> dict[str, np.nd
     ss = np.sum(s * s, axis=-1, keepdims=True)  # [H, C, 1]
     distance = np.sqrt(np.maximum(ss - 2 * alpha * xs + alpha * alpha * xx, 0.0))  # [H, C, L] ‖s − α_i x_i‖
     others = valid & ~chosen
-    r = np.min(np.where(others, distance, np.inf), axis=-1, keepdims=True)  # [H, C, 1]
-    # the expansion is off by ~ε·‖s‖²/distance; every key that close to r is recomputed as the reference does
-    # (‖s − α_i x_i‖ from the differences), so the radius and the ties distance == r come out identical
+    # the expansion is off by ~ε·‖s‖²/distance; the reference takes the differences. Recomputed from the
+    # differences, as the reference does: the closest non-selected key (the radius) and every selected key
+    # within reach of it (at most N per row), so the ties ‖s − α_i x_i‖ = r fall as in the reference
+    closest = np.argmin(np.where(others, distance, np.inf), axis=-1)[..., None]  # [H, C, 1]
+    r = np.take_along_axis(np.where(others, distance, np.inf), closest, axis=-1)  # [H, C, 1]
     slack = 1e-9 * (ss / np.maximum(r, np.finfo(float).tiny) + r)
-    near = np.nonzero(valid & (np.abs(distance - r) <= slack))
+    redo = chosen & (np.abs(distance - r) <= slack)
+    np.put_along_axis(redo, closest, np.isfinite(r), axis=-1)
+    near = np.nonzero(redo)
     step = max(1, CACHE_ENTRIES // x_heads.shape[-1])
     for start in range(0, len(near[0]), step):
         hh, cc, ii = (part[start:start + step] for part in near)
         diff = s[hh, cc] - alpha[hh, cc, ii][:, None] * x_heads[hh, ii]  # [P, d]
         distance[hh, cc, ii] = np.sqrt(np.sum(diff * diff, axis=-1))
-    r = np.min(np.where(others, distance, np.inf), axis=-1)  # [H, C]
+    r = np.take_along_axis(np.where(others, distance, np.inf), closest, axis=-1)[..., 0]  # [H, C]
     usable = np.isfinite(r) & (r > 0)
     safe = np.where(usable, r, 1.0)
     nan = np.where(usable, 1.0, np.nan)

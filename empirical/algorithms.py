@@ -68,11 +68,15 @@ class Setup:
     budget: int = BUDGET
     seed: int = 0
     progress: bool = True
+    device: str = "cpu"
     _cache: dict = dataclasses.field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
+        from empirical.device import resolve
+
         if not isinstance(self.windows, int) or self.windows < 1:
             raise ValueError(f"windows={self.windows!r} must be a positive integer")
+        self.device = resolve(self.device)  # checked before any forward pass
 
     def lengths(self, wanted) -> list[int]:
         """The lengths of ``wanted`` the model accepts (BERT-family encoders stop at 512)."""
@@ -93,8 +97,20 @@ class Setup:
         """Every head on the windows of ``length`` tokens (the last length is kept: GPT-2's at L = 1024 is 2 GB)."""
         if length not in self._cache:
             self._cache.clear()  # free the previous heads before the next forward pass
-            self._cache[length] = extract(self.loaded, self.token_ids(length))
+            self._cache[length] = self._extract(self.token_ids(length))
         return self._cache[length]
+
+    def _extract(self, ids: torch.Tensor) -> Heads:
+        """The forward pass on ``self.device``; the heads come back to the CPU, where the quantities run."""
+        from empirical.device import place
+
+        if self.device.type == "cpu":
+            return extract(self.loaded, ids)
+        loaded = dataclasses.replace(self.loaded, model=place(self.loaded.model, self.device))
+        heads = extract(loaded, place(ids, self.device))
+        return dataclasses.replace(heads, **{field.name: getattr(heads, field.name).cpu()
+                                             for field in dataclasses.fields(heads)
+                                             if isinstance(getattr(heads, field.name), torch.Tensor)})
 
     def bar(self, total: int, description: str):
         return tqdm(total=total, desc=description, unit="block", leave=False, disable=not self.progress)
@@ -125,19 +141,34 @@ DISTANCE_QUANTITIES = ("distance_sum", "distance_norm", "bound_normalised", "bou
 
 
 def _distance_rows(n: int, quantities=DISTANCE_QUANTITIES):
-    from theorems.distance import distance, fixed_bound, random_main_sum
+    from empirical import kernels
+    from theorems.distance import distance, random_main_sum
+
+    own_tables: dict = {}  # the farthest-pair table of the current (window, layer), shared by its blocks of rows
+
+    def table(rows: Rows, tables: dict) -> dict:
+        key = (rows.window, rows.layer)
+        if key not in tables:
+            tables.clear()
+            tables[key] = kernels.farthest_table(rows.x)  # [H, L, L] x 5
+        return tables[key]
 
     calls = {
-        "distance_sum": lambda a, x, mask: distance(a, x, n, reading="sum", mask=mask),
-        "distance_norm": lambda a, x, mask: distance(a, x, n, reading="norm", mask=mask),
-        "bound_normalised": lambda a, x, mask: fixed_bound(a, x, n, center="normalised", mask=mask),
-        "bound_max-norm": lambda a, x, mask: fixed_bound(a, x, n, center="max-norm", mask=mask),
-        "estimate": lambda a, x, mask: random_main_sum(a, x, n, mask=mask),
+        "distance_sum": lambda rows: distance(rows.alpha, rows.x, n, reading="sum", mask=rows.mask),
+        "distance_norm": lambda rows: distance(rows.alpha, rows.x, n, reading="norm", mask=rows.mask),
+        "bound_normalised": lambda rows, tables: kernels.fixed_bound(rows.alpha, rows.x, n, center="normalised",
+                                                                     mask=rows.mask, table=table(rows, tables)),
+        "bound_max-norm": lambda rows, tables: kernels.fixed_bound(rows.alpha, rows.x, n, center="max-norm",
+                                                                   mask=rows.mask, table=table(rows, tables)),
+        "estimate": lambda rows: random_main_sum(rows.alpha, rows.x, n, mask=rows.mask),
     }
 
-    def function(rows: Rows) -> dict[str, np.ndarray]:
-        # alpha [H, C, L], x [H, 1, L, d] (one set of embeddings per head, shared by its queries), mask [C, L]
-        return {name: calls[name](rows.alpha, rows.x, rows.mask) for name in quantities}
+    def function(rows: Rows, tables: dict | None = None) -> dict[str, np.ndarray]:
+        # alpha [H, C, L], x [H, 1, L, d] (one set of embeddings per head, shared by its queries), mask [C, L];
+        # ``tables`` lets several N share the per-head d_1 table of a layer
+        tables = own_tables if tables is None else tables
+        return {name: calls[name](rows, tables) if name.startswith("bound") else calls[name](rows)
+                for name in quantities}
     return function
 
 
@@ -179,7 +210,7 @@ def distance_point(setup: Setup, *, length: int, n: int, tokens: int | None = No
     """Per-head token means of ``d̃``, the bounds and the estimate at one ``(L, N)``, plus the checks."""
     heads = setup.heads(length)
     index = valid_rows(heads, min_keys=n, tokens=tokens)
-    width = n if any(name.startswith("bound") for name in quantities) else 1  # fixed_bound makes [.., N, L]
+    width = 1  # the kernels' largest per-block arrays are [H, C, L] and [H, C, d]
     with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, width=width, budget=setup.budget),
                    description or f"distance L={length} N={n}") as bar:
         mapped = map_rows(heads, _distance_rows(n, quantities), index=index, embeddings=setup.embeddings,
@@ -211,12 +242,63 @@ def distance_vs_length(setup: Setup, *, lengths=PAPER_LENGTHS, n: int = 5, token
     return {"algorithm": 1, "n": n, "tokens_per_head": tokens, "points": points, "checks": _collect_checks(points)}
 
 
+def distance_points(setup: Setup, *, length: int, ns, description: str = "") -> list[dict]:
+    """:func:`distance_point` at every ``N`` of ``ns`` (every token) in one pass over the blocks.
+
+    Each block of rows is read once for all ``N``, and the per-head ``d_1`` table of a layer serves
+    every ``N``; at each ``N`` only the rows with at least ``N`` visible keys count, exactly as in
+    :func:`distance_point`, whose points (values, checks) this returns.
+    """
+    heads = setup.heads(length)
+    index = valid_rows(heads, min_keys=min(ns))
+    counts = heads.visible.sum(-1).min(0).values.numpy()[index]  # [R] fewest visible keys over windows
+    per_n = {n: _distance_rows(n) for n in ns}
+    shared: dict = {}  # one d_1 table for every N: the first N's closure builds it, the others read it
+
+    def function(rows: Rows) -> dict[str, np.ndarray]:
+        out = {}
+        for n, rows_function in per_n.items():
+            keep = np.flatnonzero(rows.counts >= n)  # [C'] rows that see at least N keys
+            part = dataclasses.replace(rows, index=rows.index[keep], alpha=np.ascontiguousarray(rows.alpha[:, keep]),
+                                       logits=rows.logits[:, keep], mask=rows.mask[keep], counts=rows.counts[keep])
+            for key, value in rows_function(part, shared).items():  # each [H, C']
+                full = np.full((value.shape[0], len(rows.index), *value.shape[2:]), np.nan)
+                full[:, keep] = value
+                out[f"{key}@{n}"] = full
+        return out
+
+    with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, width=1, budget=setup.budget),
+                   description or f"distance L={length}") as bar:
+        mapped = map_rows(heads, function, index=index, embeddings=setup.embeddings, width=1, budget=setup.budget,
+                          progress=bar)
+    points = []
+    for n in ns:
+        rows_n = np.flatnonzero(counts >= n)
+        values = {key.split("@")[0]: value[:, :, :, rows_n] for key, value in mapped.values.items()
+                  if key.endswith(f"@{n}")}  # each [B, layer, head, R_n]
+        per_head = {key: _token_means(value) for key, value in values.items()}
+        point = {"length": length, "n": n, "tokens": int(len(rows_n)), "windows": setup.windows,
+                 "per_head": {key: value.tolist() for key, value in per_head.items()},
+                 "stats": {key: _head_stats(value) for key, value in per_head.items()}}
+        confirm = _confirmer(heads, setup.embeddings, n)
+        point["checks"] = [tally(check, values, index[rows_n], context={"length": length, "n": n}, confirm=confirm)
+                           for check in THEOREM1_CHECKS]
+        points.append(point)
+    return points
+
+
 def distance_vs_n(setup: Setup, *, length: int = 1024, ns=PAPER_NS, tokens: int | None = None) -> dict:
-    """Algorithm 2: the same at fixed ``L`` against ``N`` (the values of ``ns`` that fit ``L``)."""
+    """Algorithm 2: the same at fixed ``L`` against ``N`` (the values of ``ns`` that fit ``L``).
+
+    With every token (``tokens=None``) all ``N`` share one pass over the heads (:func:`distance_points`).
+    """
     length = min(length, setup.loaded.max_length)
     kept = [n for n in ns if n < length]
-    points = [distance_point(setup, length=length, n=n, tokens=tokens, description=f"Alg. 2 N={n}")
-              for n in tqdm(kept, desc=f"Alg. 2 (distance vs N, L={length})", disable=not setup.progress)]
+    if tokens is None and kept:
+        points = distance_points(setup, length=length, ns=kept, description=f"Alg. 2 (L={length})")
+    else:
+        points = [distance_point(setup, length=length, n=n, tokens=tokens, description=f"Alg. 2 N={n}")
+                  for n in tqdm(kept, desc=f"Alg. 2 (distance vs N, L={length})", disable=not setup.progress)]
     return {"algorithm": 2, "length": length, "tokens_per_head": tokens, "points": points,
             "checks": _collect_checks(points)}
 
@@ -225,51 +307,83 @@ def distance_vs_n(setup: Setup, *, length: int = 1024, ns=PAPER_NS, tokens: int 
 # Algorithm 3: the critical N
 
 
-def critical_n(setup: Setup, *, lengths=PAPER_LENGTHS, levels=LEVELS, tokens: int | None = 64) -> dict:
-    """Algorithm 3: per ``L``, the first ``N`` where the KS test of per-head means stops rejecting.
+CRITICAL_STEPS_PER_OCTAVE = 2
+"""Algorithm 3's grid of ``N``: every distinct ``round(2^(k/2))``, ``k = 0, 1, ...``, below ``L`` (half octaves)."""
 
-    The per-head means of ``d̃`` (sum reading) and of the random estimate are compared with
-    ``scipy.stats.ks_2samp``; the test rejects at ``level`` when ``p < level``. The search gallops
-    (``N = 1, 2, 4, ...``) to the first non-rejecting power of two, then bisects below it: it finds
-    the first ``N`` exactly when rejection stops once and for all (every evaluated ``N`` is kept in
-    ``evaluated``, so this can be read off). ``tokens`` query rows per head, evenly spaced, stand
-    for all of them (the paper's run took 17 h on 10 cores with every token).
+
+def critical_grid(length: int, *, steps_per_octave: int = CRITICAL_STEPS_PER_OCTAVE) -> tuple[int, ...]:
+    """The candidate ``N`` of Algorithm 3 at ``length``: 1, 2, 3, 4, 6, 8, 11, 16, 23, 32, ... below ``L``.
+
+    >>> critical_grid(32)
+    (1, 2, 3, 4, 6, 8, 11, 16, 23)
+    >>> len(critical_grid(1024)), critical_grid(1024)[-1]
+    (19, 724)
+    """
+    if isinstance(length, bool) or not isinstance(length, int) or length < 2:
+        raise ValueError(f"length={length!r} must be an integer >= 2")
+    top = int(np.ceil(np.log2(length) * steps_per_octave))
+    values = np.unique(np.round(2.0 ** (np.arange(top + 1) / steps_per_octave)).astype(int))
+    return tuple(int(v) for v in values if v < length)
+
+
+def _scan(ns, p_values, level: float) -> dict:
+    """The first ``N`` of the grid that does not reject, the first after which none rejects, and the exceptions."""
+    rejects = [p < level for p in p_values]
+    first = next((n for n, r in zip(ns, rejects) if not r), None)
+    last_rejection = max((k for k, r in enumerate(rejects) if r), default=-1)
+    stable = ns[last_rejection + 1] if last_rejection + 1 < len(ns) else None
+    late = [n for n, r in zip(ns, rejects) if r and first is not None and n > first]  # rejections after `first`
+    return {"first": first, "stable": stable, "rejections_after_first": late, "monotone": first == stable}
+
+
+def critical_n(setup: Setup, *, lengths=PAPER_LENGTHS, levels=LEVELS, tokens: int | None = None, ns=None) -> dict:
+    """Algorithm 3: per ``L``, the KS test of per-head means of ``d̃`` and the estimate at every ``N`` of a grid.
+
+    The per-head token means of ``d̃`` (sum reading) and of the random main sum are compared with
+    ``scipy.stats.ks_2samp`` at every ``N`` of ``ns`` (default :func:`critical_grid`: half octaves
+    below ``L``); the test rejects at ``level`` when ``p < level``. No monotonicity is assumed: the
+    whole grid is scanned (one sort per head and query serves every ``N``), ``critical_n`` is the
+    first ``N`` that does not reject, ``stable_n`` the first after which no ``N`` of the grid rejects,
+    and ``non_monotone`` lists, per level, the ``N`` that reject after ``critical_n`` and the grid
+    steps where the p-value falls. A row with fewer than ``N`` visible keys is left out at that
+    ``N``. ``tokens`` query rows per head, evenly spaced (``None``: every token).
     """
     from scipy.stats import ks_2samp
 
+    from empirical.kernels import distance_grid
+
     results = []
     for length in tqdm(setup.lengths(lengths), desc="Alg. 3 (critical N)", disable=not setup.progress):
-        evaluated: dict[int, dict] = {}
-
-        def p_value(n: int) -> float:
-            if n not in evaluated:
-                point = distance_point(setup, length=length, n=n, tokens=tokens, checks=False,
-                                       description=f"Alg. 3 L={length} N={n}",
-                                       quantities=("distance_sum", "estimate"))
-                d = np.asarray(point["per_head"]["distance_sum"])
-                e = np.asarray(point["per_head"]["estimate"])
-                ok = np.isfinite(d) & np.isfinite(e)
-                test = ks_2samp(d[ok], e[ok])
-                evaluated[n] = {"n": n, "statistic": float(test.statistic), "p_value": float(test.pvalue),
-                                "distance_mean": float(d[ok].mean()), "estimate_mean": float(e[ok].mean())}
-            return evaluated[n]["p_value"]
-
-        critical = {}
-        for level in levels:
-            low, high = 0, 1  # low: largest N known to reject (0 = none yet); high: candidate
-            while high < length and p_value(high) < level:
-                low, high = high, min(2 * high, length)
-            if high >= length and p_value(length) < level:
-                critical[str(level)] = None
-                continue
-            while high - low > 1:
-                middle = (low + high) // 2
-                low, high = (middle, high) if p_value(middle) < level else (low, middle)
-            critical[str(level)] = high
-        results.append({"length": length, "critical_n": critical,
+        grid = tuple(n for n in (ns or critical_grid(length)) if n < length)
+        heads = setup.heads(length)
+        index = valid_rows(heads, min_keys=1, tokens=tokens)
+        budget = 8 * setup.budget  # blocks of ~256 rows at L = 1024: each N's two matrix products stay compute-bound
+        with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, budget=budget),
+                       f"Alg. 3 L={length}") as bar:
+            mapped = map_rows(heads, lambda rows: distance_grid(rows.alpha, rows.x, grid, mask=rows.mask),
+                              index=index, embeddings=setup.embeddings, budget=budget, progress=bar)
+        d_all = _token_means(mapped.values["distance_sum"])  # [G, K]
+        e_all = _token_means(mapped.values["estimate"])  # [G, K]
+        evaluated = []
+        for k, n in enumerate(grid):
+            d, e = d_all[:, k], e_all[:, k]
+            ok = np.isfinite(d) & np.isfinite(e)
+            test = ks_2samp(d[ok], e[ok])
+            evaluated.append({"n": n, "statistic": float(test.statistic), "p_value": float(test.pvalue),
+                              "distance_mean": float(d[ok].mean()), "estimate_mean": float(e[ok].mean()),
+                              "tokens": int(np.isfinite(mapped.values["distance_sum"][..., k]).any(axis=(0, 1, 2)).sum())})
+        p_values = [entry["p_value"] for entry in evaluated]
+        scans = {str(level): _scan(grid, p_values, level) for level in levels}
+        critical = {level: scan["first"] for level, scan in scans.items()}
+        falls = [grid[k] for k in range(1, len(grid)) if p_values[k] < p_values[k - 1]]
+        results.append({"length": length, "grid": list(grid), "critical_n": critical,
+                        "stable_n": {level: scan["stable"] for level, scan in scans.items()},
                         "ratio": {k: (v / length if v else None) for k, v in critical.items()},
-                        "evaluated": [evaluated[n] for n in sorted(evaluated)]})
-    return {"algorithm": 3, "levels": list(levels), "tokens_per_head": tokens, "points": results}
+                        "non_monotone": {"p_value_falls_at": falls,
+                                         **{level: {"rejections_after_critical": scan["rejections_after_first"],
+                                                    "monotone": scan["monotone"]} for level, scan in scans.items()}},
+                        "evaluated": evaluated})
+    return {"algorithm": 3, "levels": list(levels), "tokens_per_head": tokens, "search": "scan", "points": results}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -290,25 +404,16 @@ def minimum_distances(heads: Heads, *, embeddings: str = "values") -> np.ndarray
 
 
 def _separability_rows(n: int, delta: np.ndarray):
-    from theorems.separability import (default_radius, separability_lower_bound, separability_upper_bound,
-                                       separable_count)
+    from empirical.kernels import separability_block
 
     def function(rows: Rows) -> dict[str, np.ndarray]:
-        a, x, mask = rows.alpha, rows.x, rows.mask  # [H, C, L], [H, 1, L, d] (unit norm), [C, L]
+        # alpha [H, C, L], x [H, 1, L, d] (unit norm), mask [C, L]; delta per head [H, 1]
         d = delta[rows.window, rows.layer][:, None]  # [H, 1]
+        quantities = separability_block(rows.alpha, rows.x, n, delta=np.where(d > 0, d, 1.0), mask=rows.mask)
         outside = np.where(d > 0, 1.0, np.nan)  # δ = 0 (repeated embeddings): outside Assumption 2, no bound
-        d = np.where(d > 0, d, 1.0)
-        r = np.asarray(default_radius(a, x, n, mask=mask))  # [H, C]
-        usable = np.isfinite(r) & (r > 0)
-        safe = np.where(usable, r, 1.0)
-        nan = np.where(usable, 1.0, np.nan)
-        return {
-            "radius": np.where(usable, r, np.nan),
-            "fraction": separable_count(a, x, n, safe, mask=mask) / n * nan,
-            "lower": separability_lower_bound(a, n, safe, M=1.0, delta=d, mask=mask) * nan * outside,
-            "upper_2M2": separability_upper_bound(a, n, safe, M=1.0, delta=d, exponent="2M^2", mask=mask) * nan * outside,
-            "upper_16M2": separability_upper_bound(a, n, safe, M=1.0, delta=d, exponent="16M^2", mask=mask) * nan * outside,
-        }
+        for bound in ("lower", "upper_2M2", "upper_16M2"):
+            quantities[bound] = quantities[bound] * outside
+        return quantities
     return function
 
 

@@ -1,12 +1,20 @@
 """``python -m empirical bench``: wall time and peak memory of each algorithm at the paper's grids.
 
-The model is the GPT-2 124M architecture, ``GPT2Config()`` with random weights (the cost is the
-same as the pretrained model's), saved once and loaded through :func:`empirical.loading.load_model`.
-The text is *War and Peace* through the GPT-2 tokenizer when ``../shared`` is there, random token
-ids otherwise. Each algorithm runs in its own process (``spawn``) so that its peak resident memory
+The work is exactly that of ``python -m empirical reproduce``'s defaults: every query token of every
+head, Algorithm 3 scanning every ``N`` of its grid (:func:`empirical.algorithms.critical_grid`). The
+model is the GPT-2 124M architecture, ``GPT2Config()`` with random weights (the cost is the same as
+the pretrained model's), saved once and loaded through :func:`empirical.loading.load_model`. The
+text is *War and Peace* through the GPT-2 tokenizer when ``../shared`` is there, random token ids
+otherwise. Each algorithm runs in its own process (``spawn``) so that its peak resident memory
 (``ru_maxrss``, which includes the ~0.5 GiB of torch and the model) is its own.
 
-Results go to ``docs/benchmarks.md`` beside the paper's Table 1 (10-core Apple M1 Pro).
+Beside each time the table states the work (query rows, ``N`` grid, windows), the paper's Table 1
+time (10-core Apple M1 Pro) and a floor measured in the same process: the model's forward passes
+for the same windows, plus the time to read once, at the bandwidth measured there, the bytes every
+algorithm must read at least once (each head's logits ``[L, L]`` and embeddings ``[L, d]``).
+
+>>> _duration(75.0), _duration(3 * 3600 + 60)
+('1 min 15 s', '3 h 1 min')
 """
 
 from __future__ import annotations
@@ -18,29 +26,108 @@ import platform
 import resource
 import tempfile
 import time
+from pathlib import Path
 
 PAPER_TABLE1 = {1: 24 * 60, 2: 37 * 60, 3: 17 * 3600 + 4 * 60, 4: 7 * 60, 5: 60}
 """The paper's Table 1 in seconds: Alg. 1 24 min, Alg. 2 37 min, Alg. 3 17 h 4 min, Alg. 4 7 min, Alg. 5 1 min."""
 
-TOKENS = dict(distance_tokens=256, critical_tokens=64, separability_tokens=64, sensitivity_tokens=256)
-"""Query tokens per head, evenly spaced, at every (L, N): what fits the 15-minute budget on 2 cores."""
+BEFORE = {1: 96, 2: 471, 3: None, 4: 28 * 60, 5: 337}
+"""Seconds per algorithm before the kernels of issue 12 (every token, unloaded machine; Alg. 4 extrapolated
+from 433 s at 256 tokens; Alg. 3 then bisected over N with 64 tokens and is not comparable)."""
 
-NAMES = {1: "distance vs L", 2: "distance vs N", 3: "critical-N search", 4: "separability", 5: "gradient sensitivity"}
+NAMES = {1: "distance vs L", 2: "distance vs N", 3: "critical-N scan", 4: "separability", 5: "gradient sensitivity"}
+
+BYTES_PER_ENTRY = 4
+"""The heads are stored in float32 (the model's own precision)."""
 
 
 def grids(scale: str = "paper") -> dict:
-    """The options of :func:`empirical.reproduce.run_algorithms` for ``scale`` (``paper`` or ``small``)."""
+    """The options of :func:`empirical.reproduce.run_algorithms` for ``scale`` (``paper`` or ``small``).
+
+    ``paper`` is exactly ``reproduce``'s defaults: the paper's grids, every token, every ``N`` of the grid.
+    """
     from empirical import algorithms
+    every = dict(distance_tokens=None, critical_tokens=None, separability_tokens=None, sensitivity_tokens=None)
     if scale == "paper":
         return dict(lengths=algorithms.PAPER_LENGTHS, ns=algorithms.PAPER_NS, separability_ns=algorithms.SEPARABILITY_NS,
-                    temperatures=algorithms.TEMPERATURES, **TOKENS)
+                    temperatures=algorithms.TEMPERATURES, **every)
     if scale == "small":
         return dict(lengths=(32, 64, 128), ns=(1, 5, 10, 20, 100), separability_ns=(1, 2, 4, 8, 16, 32),
-                    temperatures=algorithms.TEMPERATURES, **TOKENS)
+                    temperatures=algorithms.TEMPERATURES, **every)
     raise ValueError(f"scale={scale!r} must be 'paper' or 'small'")
 
 
-def _child(model_dir: str, tokenizer: str | None, text: str | None, number: int, scale: str, queue) -> None:
+def _lengths_of(number: int, options: dict, longest: int) -> list[int]:
+    return list(options["lengths"]) if number in (1, 3) else [longest]
+
+
+def _work(number: int, summary: dict, heads: int, windows: int) -> dict:
+    """What an algorithm computed: query rows (head x token, x N or T where it scans a grid), in words too."""
+    points = summary.get("points", [])
+    if number == 1:
+        rows = sum(p["tokens"] for p in points) * heads
+        text = f"L = {', '.join(str(p['length']) for p in points)}; N = {summary['n']}"
+    elif number == 2:
+        rows = sum(p["tokens"] for p in points) * heads
+        text = f"L = {summary['length']}; N = {', '.join(str(p['n']) for p in points)}"
+    elif number == 3:
+        rows = sum(e["tokens"] for p in points for e in p["evaluated"]) * heads
+        text = "; ".join(f"L = {p['length']}: {len(p['grid'])} N" for p in points) + " (half octaves below L)"
+    elif number == 4:
+        rows = sum(p["tokens"] for p in points) * heads
+        text = f"L = {summary['length']}; N = {', '.join(str(p['n']) for p in points)}"
+    else:
+        rows = summary["tokens"] * heads * len(summary["temperatures"])
+        text = (f"L = {summary['length']}; {len(summary['temperatures'])} T x {len(summary['epsilons'])} eps")
+    return {"rows": int(rows * windows), "grid": text, "windows": windows,
+            "tokens": "every query token of every head"}
+
+
+def _bandwidth() -> float:
+    """Bytes per second of one pass over a 256 MiB float32 array (a sum), measured now."""
+    import numpy as np
+
+    array = np.ones(1 << 26, dtype=np.float32)
+    array.sum()  # fault the pages in before timing
+    began = time.perf_counter()
+    for _ in range(3):
+        array.sum()
+    return 3 * array.nbytes / (time.perf_counter() - began)
+
+
+def _floor(setup, lengths: list[int]) -> dict:
+    """The forward passes for the windows of ``lengths`` and the bytes the heads hold there, in seconds."""
+    import torch
+
+    from empirical.device import place, synchronize
+
+    model = place(setup.loaded.model, setup.device)
+    with torch.no_grad():  # a first pass pays for lazy initialisation: not part of the floor
+        model(input_ids=place(setup.token_ids(min(lengths)), setup.device))
+    forward, entries = 0.0, 0
+    for length in lengths:
+        ids = place(setup.token_ids(length), setup.device)
+        passes = []
+        for _ in range(2):  # the faster of two: the first pass at a new shape also pays for allocation
+            synchronize(setup.device)
+            began = time.perf_counter()
+            with torch.no_grad():
+                model(input_ids=ids)
+            synchronize(setup.device)
+            passes.append(time.perf_counter() - began)
+        forward += min(passes)
+        config = setup.loaded.model.config
+        heads = setup.loaded.n_layers * int(getattr(config, "num_attention_heads", getattr(config, "n_head", 0)))
+        width = int(getattr(config, "hidden_size", getattr(config, "n_embd", 0))) // max(1, heads // setup.loaded.n_layers)
+        entries += setup.windows * heads * (length * length + length * width)  # logits + embeddings
+    read = entries * BYTES_PER_ENTRY
+    bandwidth = _bandwidth()
+    return {"forward_seconds": forward, "bytes": read, "bandwidth": bandwidth,
+            "read_seconds": read / bandwidth, "seconds": forward + read / bandwidth}
+
+
+def _child(model_dir: str, tokenizer: str | None, text: str | None, number: int, scale: str, device: str,
+           queue) -> None:
     import torch
 
     from empirical.algorithms import Setup
@@ -49,25 +136,38 @@ def _child(model_dir: str, tokenizer: str | None, text: str | None, number: int,
 
     torch.set_num_threads(os.cpu_count() or 1)
     loaded = load_model(model_dir, offline=True, tokenizer=tokenizer)
-    setup = Setup(loaded, text=text, progress=False)
+    setup = Setup(loaded, text=text, progress=False, device=device)
+    options = grids(scale)
+    floor = _floor(setup, _lengths_of(number, options, max(setup.lengths(options["lengths"]))))
     began = time.perf_counter()
-    results, _ = run_algorithms(setup, which=(number,), **grids(scale))
+    results, _ = run_algorithms(setup, which=(number,), **options)
     seconds = time.perf_counter() - began
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2 ** 20  # kB -> GiB (Linux)
     summary = next(iter(results.values()))
+    heads = loaded.n_layers * int(loaded.model.config.num_attention_heads)
     extra = {}
     if number == 3:
-        extra = {str(p["length"]): p["critical_n"] for p in summary["points"]}
-    queue.put({"algorithm": number, "seconds": seconds, "peak_gib": peak, "extra": extra})
+        extra = {str(p["length"]): {"critical_n": p["critical_n"], "stable_n": p["stable_n"],
+                                    "p_value_falls_at": p["non_monotone"]["p_value_falls_at"]}
+                 for p in summary["points"]}
+    queue.put({"algorithm": number, "seconds": seconds, "peak_gib": peak, "floor": floor,
+               "work": _work(number, summary, heads, setup.windows), "extra": extra})
 
 
-def run(*, scale: str = "paper", algorithms=(1, 2, 3, 4, 5), text=None, tokenizer=None) -> list[dict]:
-    """Time each algorithm in a fresh process; returns one record per algorithm."""
+def run(*, scale: str = "paper", algorithms=(1, 2, 3, 4, 5), text=None, tokenizer=None, device: str = "cpu",
+        log=None) -> list[dict]:
+    """Time each algorithm in a fresh process; returns one record per algorithm (each also printed as JSON).
+
+    ``log`` (a path) receives each record as one JSON line as soon as it is measured.
+    """
     import torch
     from transformers import GPT2Config, GPT2Model
 
+    from empirical.device import resolve
     from empirical.text import GPT2_TOKENIZER, WAR_AND_PEACE
 
+    resolve(device)  # a clear error before the model is built
+    grids(scale)
     if text is None and WAR_AND_PEACE.is_file() and GPT2_TOKENIZER.is_dir():
         text, tokenizer = str(WAR_AND_PEACE), str(GPT2_TOKENIZER)
     context = multiprocessing.get_context("spawn")
@@ -77,7 +177,7 @@ def run(*, scale: str = "paper", algorithms=(1, 2, 3, 4, 5), text=None, tokenize
         GPT2Model(GPT2Config()).save_pretrained(model_dir)  # GPT-2 124M architecture, random weights
         for number in algorithms:
             queue = context.Queue()
-            process = context.Process(target=_child, args=(model_dir, tokenizer, text, number, scale, queue))
+            process = context.Process(target=_child, args=(model_dir, tokenizer, text, number, scale, device, queue))
             process.start()
             record = None
             while record is None:
@@ -87,12 +187,14 @@ def run(*, scale: str = "paper", algorithms=(1, 2, 3, 4, 5), text=None, tokenize
                     if not process.is_alive():
                         raise RuntimeError(f"the benchmark of Alg. {number} died (exit code {process.exitcode})") from None
             process.join()
-            record["name"] = NAMES[number]
-            record["paper_seconds"] = PAPER_TABLE1[number]
+            record.update(name=NAMES[number], paper_seconds=PAPER_TABLE1[number], before_seconds=BEFORE[number],
+                          text="War and Peace (GPT-2 tokenizer)" if text else "random token ids", device=device,
+                          date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
             records.append(record)
             print(json.dumps(record), flush=True)
-    for record in records:
-        record["text"] = "War and Peace (GPT-2 tokenizer)" if text else "random token ids"
+            if log is not None:
+                with open(log, "a") as handle:
+                    handle.write(json.dumps(record) + "\n")
     return records
 
 
@@ -105,26 +207,159 @@ def _duration(seconds: float) -> str:
 
 
 def markdown(records: list[dict], *, scale: str) -> str:
-    """The table of ``docs/benchmarks.md``."""
+    """The table of a run: work, time, before, paper, ratios, peak memory, floor."""
     import torch
     import transformers
 
     total = sum(r["seconds"] for r in records)
     paper_total = sum(r["paper_seconds"] for r in records)
     lines = [
-        "| algorithm | this machine (2 cores, CPU) | peak memory | paper, Table 1 (10-core M1 Pro) | paper / ours |",
-        "|---|---|---|---|---|",
+        "| algorithm | work (query rows; grid; windows) | time here | before | peak memory | paper, Table 1 "
+        "| paper / ours | floor (forward + read) | ours / floor |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for r in records:
-        lines.append(f"| Alg. {r['algorithm']}: {r['name']} | {_duration(r['seconds'])} | {r['peak_gib']:.2f} GiB | "
-                     f"{_duration(r['paper_seconds'])} | {r['paper_seconds'] / r['seconds']:.0f}× |")
-    lines.append(f"| **all** | **{_duration(total)}** | **{max(r['peak_gib'] for r in records):.2f} GiB** | "
-                 f"**{_duration(paper_total)}** | **{paper_total / total:.0f}×** |")
+        work, floor = r.get("work"), r.get("floor")
+        work_text = f"{work['rows']:,}; {work['grid']}; {work['windows']}" if work else "?"
+        floor_text = (f"{_duration(floor['seconds'])} ({_duration(floor['forward_seconds'])} + "
+                      f"{floor['bytes'] / 2 ** 30:.2f} GiB at {floor['bandwidth'] / 2 ** 30:.1f} GiB/s)") if floor else "?"
+        before = r.get("before_seconds") if scale == "paper" else None
+        lines.append(f"| Alg. {r['algorithm']}: {r['name']} | {work_text} | {_duration(r['seconds'])} | "
+                     f"{_duration(before) if before else 'n/a'} | {r['peak_gib']:.2f} GiB | {_duration(r['paper_seconds'])} | "
+                     f"{r['paper_seconds'] / r['seconds']:.0f}× | {floor_text} | "
+                     f"{(r['seconds'] / floor['seconds']) if floor else float('nan'):.0f}× |")
+    lines.append(f"| **all** | | **{_duration(total)}** | | **{max(r['peak_gib'] for r in records):.2f} GiB** | "
+                 f"**{_duration(paper_total)}** | **{paper_total / total:.0f}×** | | |")
     machine = (f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, torch {torch.__version__}, "
-               f"transformers {transformers.__version__}; grid `{scale}`; text: {records[0].get('text', '?')}")
-    ratios = ", ".join(f"Alg. {r['algorithm']} {r['paper_seconds'] / r['seconds']:.0f}×" for r in records)
+               f"transformers {transformers.__version__}; device {records[0].get('device', 'cpu')}; grid `{scale}`; "
+               f"text: {records[0].get('text', '?')}; {records[0].get('date', '')}")
     target = "within" if total <= 15 * 60 and max(r["peak_gib"] for r in records) <= 8 else "outside"
-    closing = (f"Closing note: the paper's times over ours are {ratios}; all five together "
-               f"{paper_total / total:.0f}× ({_duration(total)} here against {_duration(paper_total)}), "
-               f"{target} the target of 15 minutes and 8 GiB on this machine.")
+    closing = (f"All {len(records)} together: {_duration(total)} here against {_duration(paper_total)} in the paper "
+               f"({paper_total / total:.0f}×), {target} the target of 15 minutes and 8 GiB.")
     return "\n".join(lines) + f"\n\nMeasured on {machine}.\n\n{closing}\n"
+
+
+def check_output(path) -> Path:
+    """``--out`` must be a writable file path (not a directory), checked before any computation."""
+    try:
+        from theorems.validation import check_output_path  # the project's one output-path check (issue 10)
+    except ImportError:
+        check_output_path = None
+    if check_output_path is not None:
+        return check_output_path(path, name="--out", kind="file")
+    path = Path(path)
+    if path.is_dir():
+        raise ValueError(f"--out='{path}' is a directory; it must be the path of the Markdown file to write")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=path.parent):
+            pass
+    except OSError as error:
+        raise ValueError(f"--out='{path}' cannot be written: {error.strerror or error}") from None
+    if path.exists() and not os.access(path, os.W_OK):
+        raise ValueError(f"--out='{path}' cannot be written: permission denied")
+    return path
+
+
+HEADER = """# Benchmark run: Algorithms 1-5 at the paper's grids ({scale})
+
+`python -m empirical bench`: the GPT-2 124M architecture (`GPT2Config()`, 144 heads, random weights),
+every query token of every head, Algorithm 3 scanning every `N` of its grid; each algorithm in a fresh
+process. See `docs/benchmarks.md` for what the columns mean.
+
+"""
+
+
+def main(*, scale: str, algorithms, out, device: str = "cpu") -> str:
+    """Check ``out``, run, write the Markdown table to ``out`` and the records to ``out`` with ``.jsonl``."""
+    from empirical.device import resolve
+
+    resolve(device)  # a clear error before anything is written or computed
+    out = check_output(out)
+    log = out.with_suffix(".jsonl")
+    check_output(log)
+    log.write_text("")
+    records = run(scale=scale, algorithms=algorithms, device=device, log=log)
+    text = HEADER.format(scale=scale) + markdown(records, scale=scale)
+    out.write_text(text)
+    return text
+
+
+# ----------------------------------------------------------------------------------------------
+# How the cost grows: time against L and against the number of heads
+
+
+SCALING_LENGTHS = (32, 64, 128, 256, 512, 1024)
+SCALING_LAYERS = (1, 2, 4)
+"""GPT-2 layers of 12 heads: 12, 24 and 48 heads."""
+
+
+def _unit_work(setup, number: int, length: int) -> None:
+    """One point of each algorithm at ``length``, every token: the unit whose cost the scaling law fits."""
+    from empirical import algorithms
+
+    if number in (1, 2):
+        algorithms.distance_point(setup, length=length, n=5, checks=False)
+    elif number == 3:
+        algorithms.critical_n(setup, lengths=(length,))
+    elif number == 4:
+        algorithms.separability(setup, length=length, ns=(8,))
+    else:
+        algorithms.sensitivity(setup, length=length, temperatures=(0.01, 0.1, 1.0, 10.0))
+
+
+def scaling(*, lengths=SCALING_LENGTHS, layers=SCALING_LAYERS, head_length: int = 256, algorithms=(1, 3, 4, 5)) -> dict:
+    """Seconds per unit of work (see :func:`_unit_work`) against ``L`` (12 heads) and against heads (at ``head_length``).
+
+    The forward pass is excluded (the heads are extracted first). Returns the times and the fitted
+    exponents ``time ∝ L^a`` (over ``L ≥ 128``) and ``time ∝ heads^b``.
+    """
+    import numpy as np
+    import torch
+    from transformers import GPT2Config, GPT2Model
+
+    from empirical.algorithms import Setup
+    from empirical.loading import load_model
+    from empirical.text import GPT2_TOKENIZER, WAR_AND_PEACE
+
+    text = str(WAR_AND_PEACE) if WAR_AND_PEACE.is_file() else None
+    tokenizer = str(GPT2_TOKENIZER) if text else None
+    out = {"length": {}, "heads": {}, "head_length": head_length}
+    for n_layer in sorted(set(layers) | {1}):
+        with tempfile.TemporaryDirectory() as model_dir:
+            torch.manual_seed(0)
+            GPT2Model(GPT2Config(n_layer=n_layer)).save_pretrained(model_dir)
+            setup = Setup(load_model(model_dir, offline=True, tokenizer=tokenizer), text=text, progress=False)
+            todo = [(number, length) for number in algorithms for length in lengths] if n_layer == 1 else []
+            todo += [(number, head_length) for number in algorithms] if n_layer in layers else []
+            for number, length in todo:
+                setup.heads(length)  # the forward pass, outside the timing
+                began = time.perf_counter()
+                _unit_work(setup, number, length)
+                seconds = time.perf_counter() - began
+                if n_layer == 1 and length in lengths:
+                    out["length"].setdefault(str(number), {})[str(length)] = seconds
+                if n_layer in layers and length == head_length:
+                    out["heads"].setdefault(str(number), {})[str(12 * n_layer)] = seconds
+                print(json.dumps({"algorithm": number, "heads": 12 * n_layer, "length": length, "seconds": seconds}),
+                      flush=True)
+    fits = {}
+    for number in map(str, algorithms):
+        ls = [int(k) for k in out["length"][number] if int(k) >= 128]
+        a = np.polyfit(np.log(ls), np.log([out["length"][number][str(k)] for k in ls]), 1)[0]
+        hs = [int(k) for k in out["heads"][number]]
+        b = np.polyfit(np.log(hs), np.log([out["heads"][number][str(k)] for k in hs]), 1)[0] if len(hs) > 1 else None
+        fits[number] = {"length_exponent": float(a), "heads_exponent": None if b is None else float(b)}
+    out["exponents"] = fits
+    return out
+
+
+if __name__ == "__main__":  # python -m empirical.bench scaling OUT.json
+    import sys
+
+    if len(sys.argv) != 3 or sys.argv[1] != "scaling":
+        raise SystemExit("usage: python -m empirical.bench scaling OUT.json")
+    target = check_output(sys.argv[2])
+    result = scaling()
+    target.write_text(json.dumps(result, indent=1))
+    print(json.dumps(result["exponents"], indent=1))

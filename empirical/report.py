@@ -69,8 +69,11 @@ def render(results: dict) -> str:
     if "critical_n" in results:
         r = results["critical_n"]
         out += ["## Algorithm 3: critical N (two-sample KS on the per-head means), Fig. 2c", "",
-                f"Paper: critical N ≈ {PAPER['critical_ratio']}·L. Search: galloping then bisection over N, "
-                f"{_fmt(r['tokens_per_head'])} query tokens per head.", "",
+                f"Paper: critical N ≈ {PAPER['critical_ratio']}·L. Search: "
+                + ("every N of the grid (half octaves below L); critical N is the first that does not reject; "
+                   "where a larger N of the grid rejects again, results.json lists it under non_monotone, "
+                   if r.get("search") == "scan" else "galloping then bisection over N, ")
+                + f"{_fmt(r['tokens_per_head'])} query tokens per head.", "",
                 "| L | " + " | ".join(f"critical N (level {lv}) | N/L" for lv in r["levels"]) + " | paper 0.06·L |",
                 "|---|" + "---|---|" * len(r["levels"]) + "---|"]
         for point in r["points"]:

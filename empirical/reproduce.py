@@ -50,7 +50,7 @@ def _jsonable(value):
 
 
 def run_algorithms(setup: Setup, *, which=ALGORITHMS, lengths=algorithms.PAPER_LENGTHS, ns=algorithms.PAPER_NS,
-                   critical_lengths=None, critical_tokens: int | None = 64, separability_ns=algorithms.SEPARABILITY_NS,
+                   critical_lengths=None, critical_tokens: int | None = None, separability_ns=algorithms.SEPARABILITY_NS,
                    temperatures=algorithms.TEMPERATURES, epsilons=algorithms.EPSILONS,
                    distance_tokens: int | None = None, separability_tokens: int | None = None,
                    sensitivity_tokens: int | None = None, partial: dict | None = None) -> tuple[dict, dict]:
@@ -146,19 +146,22 @@ def check_grids(max_length: int, *, lengths=algorithms.PAPER_LENGTHS, ns=algorit
 
 
 def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", offline: bool | None = None,
-        tokenizer: str | None = None, progress: bool = True, **options) -> dict:
+        tokenizer: str | None = None, progress: bool = True, device: str = "cpu", **options) -> dict:
     """Load ``model``, run the algorithms on ``text``, write results.json, the figures and report.md.
 
     Every option is checked before the model loads, and the grids against the model before any forward pass.
     """
+    from empirical.device import resolve
+
     check_options(text=text, out=out, windows=windows, embeddings=embeddings, **options)
+    resolve(device)  # before the model is loaded
     out = Path(out)
     loaded = load_model(model, offline=offline, tokenizer=tokenizer)
     if options.get("lengths") is None:  # not given: the paper's lengths that fit the model (MiniLM stops at 512)
         options["lengths"] = tuple(n for n in algorithms.PAPER_LENGTHS if n <= loaded.max_length)
     check_grids(loaded.max_length, **options)
     out.mkdir(parents=True, exist_ok=True)
-    setup = Setup(loaded, text=text, windows=windows, embeddings=embeddings, progress=progress)
+    setup = Setup(loaded, text=text, windows=windows, embeddings=embeddings, progress=progress, device=device)
     began = time.perf_counter()
     finished: dict = {}
     try:

@@ -7,7 +7,7 @@ import pytest
 
 MODULES = ["theorems.precision", "theorems.validation", "theorems.batches", "theorems.normalisers", "theorems.statement",
            "theorems.search", "theorems", "strategies", "strategies.logits", "strategies.temperatures",
-           "strategies.spherical", "strategies.sizes", "strategies.normalisers"]
+           "strategies.spherical", "strategies.sizes", "strategies.normalisers", "theorems.secular"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -1,0 +1,235 @@
+"""Fast kernels for Algorithms 2-4 on real heads: per-head tables shared by every query of the head.
+
+The quantity modules (``theorems.distance``, ``theorems.separability``) are the references: each
+kernel here computes the same numbers (to float64 rounding, checked in
+``tests/empirical/test_kernels.py``) from tables built once per head and block, instead of
+per-query ``[heads, tokens, L, d]`` arrays:
+
+- :func:`fixed_bound` (Theorem 1's ``d_1``): the table ``T[j, i] = ‖x_i‖² − 2 x_j·x_i`` ``[H, L, L]`` and its
+  running maximum over ``i`` (causal rows see a prefix of the keys), so a query's ``d_1`` reads
+  ``N`` prefix maxima; only the pairs whose prefix argmax is itself selected (and could still win)
+  are recomputed from the row of the table.
+- :func:`separability_block` (Algorithm 4): ``‖s − α_i x_i‖² = ‖s‖² − 2α_i x_i·s + α_i²‖x_i‖²`` with
+  ``x_i·s`` one batched matrix product ``[H, L, d] @ [H, d, C]``: no ``[H, C, L, d]`` array.
+- :func:`distance_grid` (Algorithm 3): one sort per (head, query) for every ``N`` of a grid; ``d̃`` and
+  the random main sum at each ``N`` from ``[H, C, d]`` partial sums and one matrix product.
+
+Shapes: ``alpha [H, C, L]`` (``C`` query rows), ``x [H, 1, L, d]`` (the head's embeddings, shared by
+its queries), ``mask [C, L]`` (True = key visible).
+
+>>> import numpy as np
+>>> rng = np.random.default_rng(0)
+>>> alpha = rng.dirichlet(np.ones(6), size=(2, 3)); x = rng.normal(size=(2, 1, 6, 4))
+>>> from theorems.distance import fixed_bound as reference
+>>> bool(np.allclose(fixed_bound(alpha, x, 2), reference(alpha, x, 2)))
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from theorems.batches import check_mask, top_n_mask
+
+CACHE_ENTRIES = 1 << 20
+"""Entries of the largest gathered ``[pairs, L]`` slice (8 MiB): the fallback rows stay cache-sized."""
+
+
+# ----------------------------------------------------------------------------------------------
+# Theorem 1's fixed bound
+
+
+def farthest_table(x: np.ndarray) -> dict[str, np.ndarray]:
+    """Per head: ``T[j, i] = ‖x_i‖² − 2 x_j·x_i`` ``[H, L, L]`` and, over every prefix ``i ≤ t``, its two
+    largest entries and where they are (``first``/``second``, ``first_at``/``second_at``, each ``[H, L(j), L(t)]``).
+
+    ``x [H, 1, L, d]`` or ``[H, L, d]``. ``d_1² = max_{j∈I, i∉I} ‖x_j‖² + T[j, i]`` (the reference's arithmetic).
+    The second maximum obeys ``M2[t] = max_{s ≤ t} min(M1[s − 1], T[s])``: one more running maximum.
+    """
+    x = x.reshape(x.shape[0], *x.shape[-2:])  # [H, L, d]
+    squared = np.sum(x * x, axis=-1)  # [H, L]
+    table = squared[:, None, :] - 2 * np.matmul(x, np.swapaxes(x, -1, -2))  # [H, L(j), L(i)]
+    first = np.maximum.accumulate(table, axis=-1)  # [H, L(j), L(t)] max_{i ≤ t} T[j, i]
+    positions = np.arange(table.shape[-1], dtype=np.int32)
+    first_at = np.maximum.accumulate(np.where(table >= first, positions, 0), axis=-1).astype(np.int32)
+    before = np.concatenate([np.full(first.shape[:-1] + (1,), -np.inf), first[..., :-1]], axis=-1)  # M1[s − 1]
+    before_at = np.concatenate([np.zeros(first.shape[:-1] + (1,), np.int32), first_at[..., :-1]], axis=-1)
+    demoted = np.minimum(before, table)  # [H, L, L] the runner-up that entry s leaves behind
+    owner = np.where(table < before, positions, before_at)  # whose value that runner-up is
+    second = np.maximum.accumulate(demoted, axis=-1)
+    last = np.maximum.accumulate(np.where(demoted >= second, positions, 0), axis=-1)
+    second_at = np.take_along_axis(owner, last, axis=-1).astype(np.int32)
+    return {"table": table, "first": first, "first_at": first_at, "second": second, "second_at": second_at,
+            "squared": squared}
+
+
+def _prefix_counts(valid: np.ndarray) -> np.ndarray | None:
+    """``[..]`` visible keys per row when every row sees a prefix of the keys (causal or full), else None."""
+    counts = valid.sum(axis=-1)
+    prefix = np.arange(valid.shape[-1]) < counts[..., None]
+    return counts if np.array_equal(prefix, valid) else None
+
+
+def fixed_bound(alpha, x, n: int, *, center: str = "normalised", mask=None, table: dict | None = None):
+    """Theorem 1 part 1 per row ``[H, C]``, as :func:`theorems.distance.fixed_bound`, from a per-head table.
+
+    ``table`` (from :func:`farthest_table`) may be shared by every block of rows of the same heads.
+    Rows whose visible keys are not a prefix (neither causal nor full) go to the reference.
+    """
+    from theorems import distance as reference
+
+    alpha = np.asarray(alpha, dtype=float)  # [H, C, L]
+    valid = check_mask(mask, alpha.shape)  # [H, C, L]
+    counts = _prefix_counts(valid[0])  # [C]
+    if counts is None or x.ndim != 4 or x.shape[1] != 1:
+        return reference.fixed_bound(alpha, x, n, center=center, mask=mask)
+    table = farthest_table(x) if table is None else table
+    heads, rows, length = alpha.shape
+    chosen = top_n_mask(alpha, valid, n)  # [H, C, L]
+    index = np.nonzero(chosen.reshape(-1, length))[1].reshape(heads, rows, n)  # [H, C, n] ascending
+    h = np.arange(heads)[:, None, None]
+    last = (counts - 1)[None, :, None]  # [1, C, 1] the last visible key of each row
+    own = table["squared"][h, index]  # [H, C, n] ‖x_j‖²
+    # max over visible i ∉ I of T[j, i]: the prefix maximum if it is not selected, else the runner-up if that is not
+    best = table["first"][h, index, last]  # [H, C, n]
+    clean = ~np.take_along_axis(chosen, table["first_at"][h, index, last], axis=-1)
+    runner = table["second"][h, index, last]
+    runner_clean = ~clean & ~np.take_along_axis(chosen, table["second_at"][h, index, last], axis=-1) & np.isfinite(runner)
+    best = np.where(runner_clean, runner, best)
+    clean |= runner_clean
+    far = np.where(clean, best, -np.inf)  # exact where clean
+    floor = np.max(np.where(clean, own + best, -np.inf), axis=-1, keepdims=True)  # [H, C, 1] a lower bound of d_1²
+    redo = np.nonzero(~clean & (own + best > floor))  # pairs whose true value may still be the maximum
+    rest = valid & ~chosen  # [H, C, L]
+    step = max(1, CACHE_ENTRIES // length)
+    for start in range(0, len(redo[0]), step):
+        hh, cc, kk = (part[start:start + step] for part in redo)
+        rows_of_table = table["table"][hh, index[hh, cc, kk]]  # [P, L]
+        far[hh, cc, kk] = np.max(np.where(rest[hh, cc], rows_of_table, -np.inf), axis=-1)
+    d1 = np.sqrt(np.maximum(np.max(np.where(np.isfinite(far), own + far, 0.0), axis=-1), 0.0))  # [H, C]
+    mass = np.sum(np.where(chosen, alpha, 0.0), axis=-1)  # [H, C]
+    x_heads = x[:, 0]  # [H, L, d]
+    if center == "normalised":
+        s = np.matmul(np.where(chosen, alpha, 0.0)[..., None, :], x)[..., 0, :]  # [H, C, d] the reference's GEMV
+        safe = np.where(mass > 0, mass, 1.0)
+        c = np.where(mass > 0, np.linalg.norm(s, axis=-1) / safe, 0.0)
+    else:
+        c = np.sqrt(np.max(own, axis=-1))
+    return (1 - mass) * d1 + ((counts[None] - n) * mass - (1 - mass)) * c
+
+
+# ----------------------------------------------------------------------------------------------
+# Algorithm 4: separability
+
+
+def separability_block(alpha, x, n: int, *, delta, mask=None) -> dict[str, np.ndarray]:
+    """Algorithm 4's per-row quantities ``[H, C]``: radius, ``N_s/N`` and the three Theorem 2 bounds.
+
+    Equal to ``theorems.separability``'s ``default_radius``, ``separable_count`` (gated: with the
+    experiments' radius the gate always passes), ``separability_lower_bound`` and
+    ``separability_upper_bound`` (``M = 1``, exponents ``2M²`` and ``16M²``) on unit embeddings ``x``;
+    rows whose radius is not positive and finite are NaN. ``delta [H, 1]`` per head.
+    """
+    from theorems.separability import xi_squared
+
+    alpha = np.asarray(alpha, dtype=float)  # [H, C, L]
+    valid = check_mask(mask, alpha.shape)
+    x_heads = x.reshape(x.shape[0], *x.shape[-2:])  # [H, L, d]
+    heads, rows, length = alpha.shape
+    chosen = top_n_mask(alpha, valid, n)  # [H, C, L]
+    index = np.nonzero(chosen.reshape(-1, length))[1].reshape(heads, rows, n)  # [H, C, n] ascending, as the reference
+    h = np.arange(heads)[:, None, None]
+    selected = np.take_along_axis(alpha, index, axis=-1)  # [H, C, n]
+    # s summed in ascending key order, as the reference's sum over L does: the same bits, so the same ties below
+    s = np.sum(selected[..., None] * x_heads[h, index], axis=-2)  # [H, C, d]
+    xs = np.matmul(s, np.swapaxes(x_heads, -1, -2))  # [H, C, L] x_i·s
+    xx = np.sum(x_heads * x_heads, axis=-1)[:, None, :]  # [H, 1, L]
+    ss = np.sum(s * s, axis=-1, keepdims=True)  # [H, C, 1]
+    distance = np.sqrt(np.maximum(ss - 2 * alpha * xs + alpha * alpha * xx, 0.0))  # [H, C, L] ‖s − α_i x_i‖
+    others = valid & ~chosen
+    # the expansion is off by ~ε·‖s‖²/distance; the reference takes the differences. Recomputed from the
+    # differences, as the reference does: the closest non-selected key (the radius) and every selected key
+    # within reach of it (at most N per row), so the ties ‖s − α_i x_i‖ = r fall as in the reference
+    closest = np.argmin(np.where(others, distance, np.inf), axis=-1)[..., None]  # [H, C, 1]
+    r = np.take_along_axis(np.where(others, distance, np.inf), closest, axis=-1)  # [H, C, 1]
+    slack = 1e-9 * (ss / np.maximum(r, np.finfo(float).tiny) + r)
+    redo = chosen & (np.abs(distance - r) <= slack)
+    np.put_along_axis(redo, closest, np.isfinite(r), axis=-1)
+    near = np.nonzero(redo)
+    step = max(1, CACHE_ENTRIES // x_heads.shape[-1])
+    for start in range(0, len(near[0]), step):
+        hh, cc, ii = (part[start:start + step] for part in near)
+        diff = s[hh, cc] - alpha[hh, cc, ii][:, None] * x_heads[hh, ii]  # [P, d]
+        distance[hh, cc, ii] = np.sqrt(np.sum(diff * diff, axis=-1))
+    r = np.take_along_axis(np.where(others, distance, np.inf), closest, axis=-1)[..., 0]  # [H, C]
+    usable = np.isfinite(r) & (r > 0)
+    safe = np.where(usable, r, 1.0)
+    nan = np.where(usable, 1.0, np.nan)
+    inside = np.sum(chosen & (distance <= safe[..., None]), axis=-1)  # [H, C]
+    # ξ in the reference's order (descending weight, ties to the lower index): its sums round the same way
+    selected = np.take_along_axis(selected, np.argsort(-selected, axis=-1, kind="stable"), axis=-1)  # [H, C, n]
+    d = np.broadcast_to(np.asarray(delta, dtype=float), alpha.shape[:-1])[..., None]  # [H, C, 1]
+    xi = np.sqrt(np.maximum(xi_squared(selected, M=1.0, delta=d), 0.0))  # [H, C, n]
+    gap = xi - safe[..., None]
+    return {
+        "radius": np.where(usable, r, np.nan),
+        "fraction": inside / n * nan,
+        "lower": (1 - xi.sum(-1) / (safe * n)) * nan,
+        "upper_2M2": np.exp(-gap * gap / 2.0).mean(-1) * nan,
+        "upper_16M2": np.exp(-gap * gap / 16.0).mean(-1) * nan,
+    }
+
+
+# ----------------------------------------------------------------------------------------------
+# Algorithm 3: every N of a grid from one sort
+
+
+def distance_grid(alpha, x, ns, *, mask=None) -> dict[str, np.ndarray]:
+    """``d̃`` (sum reading) and the random main sum at every ``N`` of ``ns``: ``[H, C, len(ns)]`` each.
+
+    One stable sort per (head, query) gives every top-``N`` set (ties to the lower index, as
+    ``theorems.batches.top_n_mask``); rows with fewer than ``N`` visible keys are NaN at that ``N``.
+    """
+    alpha = np.asarray(alpha, dtype=float)  # [H, C, L]
+    valid = check_mask(mask, alpha.shape)
+    x_heads = x.reshape(x.shape[0], *x.shape[-2:])  # [H, L, d]
+    counts = valid.sum(axis=-1)  # [H, C]
+    order = np.argsort(np.where(valid, -alpha, np.inf), axis=-1, kind="stable")  # [H, C, L] descending, once
+    rank = np.empty_like(order)
+    np.put_along_axis(rank, order, np.arange(alpha.shape[-1]), axis=-1)  # [H, C, L] position in the order
+    weights = np.where(valid, alpha, 0.0)  # [H, C, L]
+    x_t = np.ascontiguousarray(np.swapaxes(x_heads, -1, -2))  # [H, d, L]
+    xx = np.sum(x_heads * x_heads, axis=-1)[:, None, :]  # [H, 1, L]
+    total = np.matmul(weights, x_heads)  # [H, C, d] Σ_j α_j x_j
+    wxt = weights * np.matmul(total, x_t)  # [H, C, L] α_i x_i·T
+    tt = np.sum(total * total, axis=-1, keepdims=True)  # [H, C, 1]
+    own = weights * weights * xx  # [H, C, L] ‖α_i x_i‖²
+    valid_f = valid.astype(float)  # [H, C, L]
+    distance = np.full((*alpha.shape[:-1], len(ns)), np.nan)
+    estimate = np.full_like(distance, np.nan)
+    chosen = np.empty(alpha.shape, dtype=bool)
+    work, other, rest = (np.empty(alpha.shape) for _ in range(3))  # reused buffers: no allocation per N
+    for k, n in enumerate(ns):  # a loop over the grid of N, never over tokens
+        fits = counts >= n  # [H, C]
+        np.less(rank, n, out=chosen)
+        np.multiply(weights, chosen, out=work)
+        s = np.matmul(work, x_heads)  # [H, C, d] Σ_{j∈I_N} α_j x_j
+        np.matmul(s, x_t, out=other)  # [H, C, L] x_i·s
+        np.multiply(other, weights, out=work)
+        work *= -2
+        work += own
+        work += np.sum(s * s, axis=-1, keepdims=True)
+        np.maximum(work, 0.0, out=work)
+        np.sqrt(work, out=work)  # ‖α_i x_i − s‖
+        np.subtract(valid_f, chosen, out=rest)  # 1 on the visible keys outside I_N
+        distance[..., k] = np.where(fits, np.vecdot(work, rest), np.nan)
+        # random main sum: ‖(1 + p)α_i x_i − p·T‖² = (1 + p)²‖α_i x_i‖² − 2(1 + p)p α_i x_i·T + p²‖T‖²
+        p = np.where(counts > 1, n / np.maximum(counts - 1, 1), 0.0)[..., None]  # [H, C, 1]
+        np.multiply(own, (1 + p) ** 2, out=work)
+        np.multiply(wxt, -2 * (1 + p) * p, out=other)
+        work += other
+        work += p * p * tt
+        np.maximum(work, 0.0, out=work)
+        np.sqrt(work, out=work)
+        estimate[..., k] = np.where(fits, (counts - n) / counts * np.vecdot(work, valid_f), np.nan)
+    return {"distance_sum": distance, "estimate": estimate}

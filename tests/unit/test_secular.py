@@ -1,0 +1,30 @@
+"""The Newton secular solver agrees with the reference bisection (theorems.sensitivity) to float64 rounding."""
+
+import numpy as np
+import pytest
+
+from theorems.secular import largest_eigenvalue
+from theorems.sensitivity import largest_eigenvalue as reference
+
+
+@pytest.mark.parametrize("scale", [0.01, 1.0, 10.0, 100.0, 1000.0])
+def test_agrees_with_the_bisection_on_softmax_rows_from_flat_to_one_hot(scale):
+    rng = np.random.default_rng(int(scale * 100))
+    logits = rng.normal(size=(300, 64)) * scale
+    alpha = np.exp(logits - logits.max(-1, keepdims=True))
+    alpha /= alpha.sum(-1, keepdims=True)
+    np.testing.assert_allclose(largest_eigenvalue(alpha), reference(alpha), rtol=1e-13, atol=0)
+
+
+def test_ties_zeros_and_single_keys_are_exact():
+    alpha = np.array([[0.5, 0.5, 0.0], [1.0, 0.0, 0.0], [0.4, 0.4, 0.2], [0.25, 0.25, 0.5]])
+    np.testing.assert_allclose(largest_eigenvalue(alpha), reference(alpha), rtol=1e-15, atol=0)
+    assert largest_eigenvalue(alpha)[:3].tolist() == [0.5, 0.0, 0.4]  # ties and one-hot rows: exact
+    assert largest_eigenvalue(np.ones((2, 1))).tolist() == [0.0, 0.0]
+
+
+def test_matches_the_dense_eigenvalue_of_the_matrix():
+    rng = np.random.default_rng(1)
+    alpha = rng.dirichlet(np.ones(20) * 0.3, size=50)
+    dense = np.linalg.eigvalsh(np.einsum("ri,ij->rij", alpha, np.eye(20)) - alpha[:, :, None] * alpha[:, None, :])[:, -1]
+    np.testing.assert_allclose(largest_eigenvalue(alpha), dense, rtol=1e-10)

@@ -281,7 +281,8 @@ def distance_points(setup: Setup, *, length: int, ns, description: str = "") -> 
                  "per_head": {key: value.tolist() for key, value in per_head.items()},
                  "stats": {key: _head_stats(value) for key, value in per_head.items()}}
         confirm = _confirmer(heads, setup.embeddings, n)
-        point["checks"] = [tally(check, values, index[rows_n], context={"length": length, "n": n}, confirm=confirm)
+        point["checks"] = [tally(check, values, index[rows_n], context={"length": length, "n": n}, confirm=confirm,
+                                 counts=counts[rows_n])
                            for check in THEOREM1_CHECKS]
         points.append(point)
     return points

@@ -24,6 +24,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import functools
 import numbers
 from types import SimpleNamespace
 from typing import Any
@@ -287,6 +288,12 @@ def enclosure_notes():
         _NOTES.pop()
 
 
+def _root_of_squares(values) -> "flint.arb":
+    """``√(Σ x²)`` of arb balls; the sum is >= 0 exactly, so only its nonnegative part is kept (a ball of
+    squares straddling 0 after rounding would otherwise give ``nan``)."""
+    return sum((x * x for x in values), flint.arb(0)).nonnegative_part().sqrt()
+
+
 def _ball_spectral_norm(matrix) -> Ball:
     """A certified enclosure of the largest singular value of a matrix of balls.
 
@@ -304,14 +311,14 @@ def _ball_spectral_norm(matrix) -> Ball:
         return _ball(flint.arb.nan())
     _, _, vt = np.linalg.svd(approx)
     v = [flint.arb(float(x)) for x in vt[0]]
-    norm_v = sum(x * x for x in v).sqrt()
+    norm_v = _root_of_squares(v)
     image = [sum((row[j] * v[j] for j in range(len(v))), flint.arb(0)) for row in entries]
-    lower = sum((y * y for y in image), flint.arb(0)).sqrt() / norm_v if not norm_v.is_zero() else flint.arb(0)
-    frobenius = sum((x * x for row in entries for x in row), flint.arb(0)).sqrt()
-    one = max((sum((abs(row[j]) for row in entries), flint.arb(0)) for j in range(len(entries[0]))),
-              key=lambda x: float(x.upper()))
-    infinity = max((sum((abs(x) for x in row), flint.arb(0)) for row in entries), key=lambda x: float(x.upper()))
-    upper = frobenius.upper().min((one * infinity).sqrt().upper())
+    lower = _root_of_squares(image) / norm_v if not norm_v.is_zero() else flint.arb(0)
+    frobenius = _root_of_squares([x for row in entries for x in row])
+    one = functools.reduce(flint.arb.max, (sum((abs(row[j]) for row in entries), flint.arb(0))
+                                           for j in range(len(entries[0]))))
+    infinity = functools.reduce(flint.arb.max, (sum((abs(x) for x in row), flint.arb(0)) for row in entries))
+    upper = frobenius.upper().min((one * infinity).nonnegative_part().sqrt().upper())
     if _NOTES:
         _NOTES[-1].append("spectral norm enclosed in balls between ‖Jv‖/‖v‖ (v: float64 top singular vector; "
                           "a lower bound) and min(‖J‖_F, √(‖J‖_1‖J‖_∞)) (an upper bound)")

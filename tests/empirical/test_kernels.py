@@ -21,6 +21,7 @@ def _block(*, heads=3, rows=40, length=40, dim=5, causal=True, seed=0, repeat=Fa
     if repeat:  # repeated embeddings and tied weights: the tie rules must agree
         x[:, :, 1::2] = x[:, :, ::2][:, :, : length // 2]
         alpha = np.round(alpha, 2)
+        alpha /= alpha.sum(-1, keepdims=True)  # still weights; equal entries stay equal
     return alpha, x, mask
 
 

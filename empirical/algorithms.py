@@ -1,8 +1,8 @@
 """The paper's Algorithms 1-5 on real heads, vectorised over heads and tokens.
 
-Every quantity comes from the theory modules (``theorems.distance``, ``theorems.separability``,
-``theorems.sensitivity``); this file only feeds them the heads of a model, in memory-bounded blocks
-(:mod:`empirical.rows`), and aggregates as the paper does: a mean over query tokens per head
+Every quantity comes from the theory modules (``theorems.maths.distance``, ``theorems.maths.separability``,
+``theorems.maths.gradient_sensitivity``); this file only feeds them the heads of a model, in memory-bounded blocks
+(:mod:`empirical.heads.rows`), and aggregates as the paper does: a mean over query tokens per head
 (and over windows), then statistics over the heads.
 
 - Alg. 1 :func:`distance_vs_length`: ``N = 5``, ``L`` on a grid: true ``d̃`` (both readings), the
@@ -33,10 +33,10 @@ import torch
 from tqdm.auto import tqdm
 
 from empirical.checks import Check, merge, outside_assumption2, tally
-from empirical.extraction import Heads, extract
-from empirical.loading import LoadedModel
-from empirical.rows import BUDGET, Rows, count_blocks, map_rows, valid_rows
-from empirical.text import windows
+from empirical.heads.extraction import Heads, extract
+from empirical.heads.loading import LoadedModel
+from empirical.heads.rows import BUDGET, Rows, count_blocks, map_rows, valid_rows
+from empirical.heads.text import windows
 
 PAPER_LENGTHS = (32, 64, 128, 256, 512, 1024)
 PAPER_NS = (1, 5, 10, 20, 100)
@@ -57,7 +57,7 @@ class Setup:
     """What every algorithm reads: the model, the text (or random tokens), and how to cut it.
 
     ``windows`` consecutive windows per length (statistics pool their tokens); ``embeddings`` picks
-    the ``x_i`` (:data:`empirical.extraction.EMBEDDINGS`); ``text=None`` feeds random token ids
+    the ``x_i`` (:data:`empirical.heads.extraction.EMBEDDINGS`); ``text=None`` feeds random token ids
     drawn from ``seed`` (the benchmark on random weights, and unit tests).
     """
 
@@ -72,7 +72,7 @@ class Setup:
     _cache: dict = dataclasses.field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
-        from empirical.device import resolve
+        from empirical.heads.device import resolve
 
         if not isinstance(self.windows, int) or self.windows < 1:
             raise ValueError(f"windows={self.windows!r} must be a positive integer")
@@ -102,7 +102,7 @@ class Setup:
 
     def _extract(self, ids: torch.Tensor) -> Heads:
         """The forward pass on ``self.device``; the heads come back to the CPU, where the quantities run."""
-        from empirical.device import place
+        from empirical.heads.device import place
 
         if self.device.type == "cpu":
             return extract(self.loaded, ids)
@@ -142,7 +142,7 @@ DISTANCE_QUANTITIES = ("distance_sum", "distance_norm", "bound_normalised", "bou
 
 def _distance_rows(n: int, quantities=DISTANCE_QUANTITIES):
     from empirical import kernels
-    from theorems.distance import distance, random_main_sum
+    from theorems.maths.distance import distance, random_main_sum
 
     own_tables: dict = {}  # the farthest-pair table of the current (window, layer), shared by its blocks of rows
 
@@ -187,7 +187,7 @@ def _confirmer(heads: Heads, embeddings: str, n: int):
     ``{w, x, n}`` (``α = w/Σw``); only reported violations are re-checked, never every token.
     """
     from theorems import STATEMENTS
-    from theorems.search import confirm_in_high_precision
+    from theorems.engine.search import confirm_in_high_precision
 
     x_all = heads.embeddings(embeddings)
 
@@ -459,7 +459,7 @@ def separability(setup: Setup, *, length: int = 1024, ns=SEPARABILITY_NS, tokens
 
 
 def _sensitivity_rows(temperatures, epsilons, seed: int):
-    from theorems.sensitivity import finite_difference_sensitivity, softmax_jacobian_norms
+    from theorems.maths.gradient_sensitivity import finite_difference_sensitivity, softmax_jacobian_norms
 
     t = np.asarray(temperatures, dtype=float)
     e = np.asarray(epsilons, dtype=float)
@@ -495,7 +495,7 @@ def sensitivity_checks() -> tuple[Check, ...]:
 def _statement_bounds(check: Check, temperatures, epsilons) -> np.ndarray | None:
     """The right side of ``check.statement`` on the ``T`` (x ``ε``) grid, from the catalogue's own formula."""
     from theorems import STATEMENTS
-    from theorems.precision import F64
+    from theorems.engine.precision import F64
 
     if check.statement not in STATEMENTS.keys():
         return None
@@ -510,7 +510,7 @@ def _statement_bounds(check: Check, temperatures, epsilons) -> np.ndarray | None
 def _sensitivity_confirmer(heads: Heads):
     """Re-check a Corollary 3 violation on the statement's own sides in mpmath (``{logits, T}``)."""
     from theorems import STATEMENTS
-    from theorems.search import confirm_in_high_precision
+    from theorems.engine.search import confirm_in_high_precision
 
     def confirm(statement_id: str, example: dict) -> bool | None:
         if statement_id not in STATEMENTS.keys() or "epsilon" in example:
@@ -531,7 +531,7 @@ def sensitivity(setup: Setup, *, length: int = 1024, temperatures=TEMPERATURES, 
     The logits are the model's own (scaled, masked); ``T`` divides them once more, so ``T = 1`` is
     the model's attention. Every token and ``T`` is checked against Corollary 3's readings.
     """
-    from theorems.sensitivity import Sensitivity, fig4_claims
+    from theorems.maths.gradient_sensitivity import Sensitivity, fig4_claims
 
     length = min(length, setup.loaded.max_length)
     heads = setup.heads(length)

@@ -3,7 +3,7 @@
 The work is exactly that of ``python -m empirical reproduce``'s defaults: every query token of every
 head, Algorithm 3 scanning every ``N`` of its grid (:func:`empirical.algorithms.critical_grid`). The
 model is the GPT-2 124M architecture, ``GPT2Config()`` with random weights (the cost is the same as
-the pretrained model's), saved once and loaded through :func:`empirical.loading.load_model`. The
+the pretrained model's), saved once and loaded through :func:`empirical.heads.loading.load_model`. The
 text is *War and Peace* through the GPT-2 tokenizer when ``../shared`` is there, random token ids
 otherwise. Each algorithm runs in its own process (``spawn``) so that its peak resident memory
 (``ru_maxrss``, which includes the ~0.5 GiB of torch and the model) is its own.
@@ -99,7 +99,7 @@ def _floor(setup, lengths: list[int]) -> dict:
     """The forward passes for the windows of ``lengths`` and the bytes the heads hold there, in seconds."""
     import torch
 
-    from empirical.device import place, synchronize
+    from empirical.heads.device import place, synchronize
 
     model = place(setup.loaded.model, setup.device)
     with torch.no_grad():  # a first pass pays for lazy initialisation: not part of the floor
@@ -131,7 +131,7 @@ def _child(model_dir: str, tokenizer: str | None, text: str | None, number: int,
     import torch
 
     from empirical.algorithms import Setup
-    from empirical.loading import load_model
+    from empirical.heads.loading import load_model
     from empirical.reproduce import run_algorithms
 
     torch.set_num_threads(os.cpu_count() or 1)
@@ -163,8 +163,8 @@ def run(*, scale: str = "paper", algorithms=(1, 2, 3, 4, 5), text=None, tokenize
     import torch
     from transformers import GPT2Config, GPT2Model
 
-    from empirical.device import resolve
-    from empirical.text import GPT2_TOKENIZER, WAR_AND_PEACE
+    from empirical.heads.device import resolve
+    from empirical.heads.text import GPT2_TOKENIZER, WAR_AND_PEACE
 
     resolve(device)  # a clear error before the model is built
     grids(scale)
@@ -242,7 +242,7 @@ def markdown(records: list[dict], *, scale: str) -> str:
 def check_output(path) -> Path:
     """``--out`` must be a writable file path (not a directory), checked before any computation."""
     try:
-        from theorems.validation import check_output_path  # the project's one output-path check (issue 10)
+        from theorems.engine.validation import check_output_path  # the project's one output-path check (issue 10)
     except ImportError:
         check_output_path = None
     if check_output_path is not None:
@@ -272,7 +272,7 @@ process. See `docs/benchmarks.md` for what the columns mean.
 
 def main(*, scale: str, algorithms, out, device: str = "cpu") -> str:
     """Check ``out``, run, write the Markdown table to ``out`` and the records to ``out`` with ``.jsonl``."""
-    from empirical.device import resolve
+    from empirical.heads.device import resolve
 
     resolve(device)  # a clear error before anything is written or computed
     out = check_output(out)
@@ -319,8 +319,8 @@ def scaling(*, lengths=SCALING_LENGTHS, layers=SCALING_LAYERS, head_length: int 
     from transformers import GPT2Config, GPT2Model
 
     from empirical.algorithms import Setup
-    from empirical.loading import load_model
-    from empirical.text import GPT2_TOKENIZER, WAR_AND_PEACE
+    from empirical.heads.loading import load_model
+    from empirical.heads.text import GPT2_TOKENIZER, WAR_AND_PEACE
 
     text = str(WAR_AND_PEACE) if WAR_AND_PEACE.is_file() else None
     tokenizer = str(GPT2_TOKENIZER) if text else None

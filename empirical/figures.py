@@ -2,7 +2,7 @@
 
 Each function reads the JSON-ready result of one algorithm (:mod:`empirical.algorithms`) and writes
 one PNG (matplotlib, Agg backend). Lines are medians over heads of the per-head token means, bands
-the inter-quartile range over heads. Fig. 4 reuses :func:`theorems.sensitivity.plot_fig4`.
+the inter-quartile range over heads. Fig. 4 reuses :func:`theorems.figures.gradient.plot_fig4`.
 
 Regenerate from a finished run: ``python -m empirical figures --results DIR/results.json --out DIR``.
 """
@@ -117,7 +117,8 @@ def fig3(result: dict, path, *, model: str = "") -> Path:
 
 def fig4(result: dict, path, *, model: str = "") -> Path:
     """``g(T, ε)`` and the exact ``‖J‖₂`` against ``T`` (Algorithm 5), drawn by the theory module."""
-    from theorems.sensitivity import Sensitivity, plot_fig4
+    from theorems.maths.gradient_sensitivity import Sensitivity
+    from theorems.figures.gradient import plot_fig4
 
     sensitivity = Sensitivity(np.asarray(result["temperatures"]), np.asarray(result["epsilons"]),
                               np.asarray(result["g_per_head"]), np.asarray(result["spectral_per_head"]))

@@ -1,6 +1,6 @@
 """Fast kernels for Algorithms 2-4 on real heads: per-head tables shared by every query of the head.
 
-The quantity modules (``theorems.distance``, ``theorems.separability``) are the references: each
+The quantity modules (``theorems.maths.distance``, ``theorems.maths.separability``) are the references: each
 kernel here computes the same numbers (to float64 rounding, checked in
 ``tests/empirical/test_kernels.py``) from tables built once per head and block, instead of
 per-query ``[heads, tokens, L, d]`` arrays:
@@ -20,7 +20,7 @@ its queries), ``mask [C, L]`` (True = key visible).
 >>> import numpy as np
 >>> rng = np.random.default_rng(0)
 >>> alpha = rng.dirichlet(np.ones(6), size=(2, 3)); x = rng.normal(size=(2, 1, 6, 4))
->>> from theorems.distance import fixed_bound as reference
+>>> from theorems.maths.distance import fixed_bound as reference
 >>> bool(np.allclose(fixed_bound(alpha, x, 2), reference(alpha, x, 2)))
 True
 """
@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from theorems.batches import check_mask, top_n_mask
+from theorems.maths.batches import check_mask, top_n_mask
 
 CACHE_ENTRIES = 1 << 20
 """Entries of the largest gathered ``[pairs, L]`` slice (8 MiB): the fallback rows stay cache-sized."""
@@ -71,12 +71,12 @@ def _prefix_counts(valid: np.ndarray) -> np.ndarray | None:
 
 
 def fixed_bound(alpha, x, n: int, *, center: str = "normalised", mask=None, table: dict | None = None):
-    """Theorem 1 part 1 per row ``[H, C]``, as :func:`theorems.distance.fixed_bound`, from a per-head table.
+    """Theorem 1 part 1 per row ``[H, C]``, as :func:`theorems.maths.distance.fixed_bound`, from a per-head table.
 
     ``table`` (from :func:`farthest_table`) may be shared by every block of rows of the same heads.
     Rows whose visible keys are not a prefix (neither causal nor full) go to the reference.
     """
-    from theorems import distance as reference
+    from theorems.maths import distance as reference
 
     alpha = np.asarray(alpha, dtype=float)  # [H, C, L]
     valid = check_mask(mask, alpha.shape)  # [H, C, L]
@@ -125,12 +125,12 @@ def fixed_bound(alpha, x, n: int, *, center: str = "normalised", mask=None, tabl
 def separability_block(alpha, x, n: int, *, delta, mask=None) -> dict[str, np.ndarray]:
     """Algorithm 4's per-row quantities ``[H, C]``: radius, ``N_s/N`` and the three Theorem 2 bounds.
 
-    Equal to ``theorems.separability``'s ``default_radius``, ``separable_count`` (gated: with the
+    Equal to ``theorems.maths.separability``'s ``default_radius``, ``separable_count`` (gated: with the
     experiments' radius the gate always passes), ``separability_lower_bound`` and
     ``separability_upper_bound`` (``M = 1``, exponents ``2M²`` and ``16M²``) on unit embeddings ``x``;
     rows whose radius is not positive and finite are NaN. ``delta [H, 1]`` per head.
     """
-    from theorems.separability import xi_squared
+    from theorems.maths.separability import xi_squared
 
     alpha = np.asarray(alpha, dtype=float)  # [H, C, L]
     valid = check_mask(mask, alpha.shape)
@@ -188,7 +188,7 @@ def distance_grid(alpha, x, ns, *, mask=None) -> dict[str, np.ndarray]:
     """``d̃`` (sum reading) and the random main sum at every ``N`` of ``ns``: ``[H, C, len(ns)]`` each.
 
     One stable sort per (head, query) gives every top-``N`` set (ties to the lower index, as
-    ``theorems.batches.top_n_mask``); rows with fewer than ``N`` visible keys are NaN at that ``N``.
+    ``theorems.maths.batches.top_n_mask``); rows with fewer than ``N`` visible keys are NaN at that ``N``.
     """
     alpha = np.asarray(alpha, dtype=float)  # [H, C, L]
     valid = check_mask(mask, alpha.shape)

@@ -21,7 +21,7 @@ from empirical import algorithms
 from empirical.algorithms import Setup
 from empirical.checks import merge
 from empirical.figures import draw_all
-from empirical.loading import load_model
+from empirical.heads.loading import load_model
 from empirical.report import render
 
 ALGORITHMS = (1, 2, 3, 4, 5)
@@ -98,8 +98,8 @@ def check_options(*, text, out, windows, embeddings, **options) -> None:
         ...
     ValueError: --algorithms=(7,) must be a non-empty subset of (1, 2, 3, 4, 5); 7 is not
     """
-    from empirical.extraction import EMBEDDINGS
-    from theorems import validation
+    from empirical.heads.extraction import EMBEDDINGS
+    from theorems.engine import validation
 
     unknown = set(options) - set(OPTION_NAMES)
     if unknown:
@@ -129,7 +129,7 @@ def check_options(*, text, out, windows, embeddings, **options) -> None:
 def check_grids(max_length: int, *, lengths=algorithms.PAPER_LENGTHS, ns=algorithms.PAPER_NS, critical_lengths=None,
                 separability_ns=algorithms.SEPARABILITY_NS, which=ALGORITHMS, **_) -> None:
     """The grids against the model: every ``L`` within its positions, every ``N < L`` where an algorithm uses it."""
-    from theorems import validation
+    from theorems.engine import validation
 
     what = f"the model's {max_length} positions"
     validation.check_at_most(lengths, max_length, name="--lengths", what=what)
@@ -151,7 +151,7 @@ def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", 
 
     Every option is checked before the model loads, and the grids against the model before any forward pass.
     """
-    from empirical.device import resolve
+    from empirical.heads.device import resolve
 
     check_options(text=text, out=out, windows=windows, embeddings=embeddings, **options)
     resolve(device)  # before the model is loaded

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from strategies.logits import SHAPES, logits
 from strategies.spherical import uniform_sphere
-from theorems.validation import (check_choice, check_choices, check_generator, check_integer, check_number,
+from theorems.engine.validation import (check_choice, check_choices, check_generator, check_integer, check_number,
                                  check_positive, validated_strategy)
 
 EMBEDDING_SHAPES = ("free", "equal", "signs")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from theorems.validation import check_choices, check_integer, check_positive, validated_strategy
+from theorems.engine.validation import check_choices, check_integer, check_positive, validated_strategy
 
 SHAPES = ("free", "ties", "near-ties", "dominant", "extremes")
 """``free``: any values; ``ties``: few distinct values; ``near-ties``: values within 1e-9 of each

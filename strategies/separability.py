@@ -21,14 +21,14 @@ from hypothesis import strategies as st
 
 from strategies.logits import lengths, log_uniform, logits
 from strategies.sizes import top_n_sizes
-from theorems.validation import check_choice, check_integer, check_number, validated_strategy
+from theorems.engine.validation import check_choice, check_integer, check_number, validated_strategy
 
 LAWS = ("uniform", "clustered", "antithetic")
 
 
 @st.composite
 def _instances(draw, max_length, max_dim, assumption2, law, conditioned, max_radius, min_acceptance):
-    from theorems.assumptions import pilot_min_distance
+    from theorems.maths.separability_sampling import pilot_min_distance
 
     length = draw(lengths(max_length=max_length))
     n = draw(top_n_sizes(length))
@@ -45,7 +45,7 @@ def _instances(draw, max_length, max_dim, assumption2, law, conditioned, max_rad
     delta = 0.0
     if not conditioned:
         # nothing is conditioned on, so δ may go up to the largest feasible value (the simplex)
-        from theorems.assumptions import max_min_distance
+        from theorems.maths.separability_sampling import max_min_distance
         if length >= 3 and draw(st.booleans()):
             # the regular simplex (L = d + 1, δ at its largest): where ξ_i is smallest against ‖s − α_i x_i‖
             dim, fraction = length - 1, 1.0
@@ -72,7 +72,7 @@ def separability_instances(*, max_length: int = 8, max_dim: int = 6, assumption2
     ``assumption2=False`` sets ``δ = 0`` (Assumption 1 alone). ``conditioned=False`` keeps a
     ``δ > 0`` (up to the simplex bound) in the bound but draws ``x`` without conditioning on it
     (Assumption 2 broken);
-    ``law`` other than ``"uniform"`` breaks Assumption 1 (see :mod:`theorems.assumptions`).
+    ``law`` other than ``"uniform"`` breaks Assumption 1 (see :mod:`theorems.maths.separability_sampling`).
     ``r`` is drawn log-uniformly in ``[0.01·M, max_radius·M]``, and at ``max_radius·M`` itself often.
     """
     lengths(max_length=max_length)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from theorems.validation import (check_array, check_generator, check_integer, check_positive, check_work,
+from theorems.engine.validation import (check_array, check_generator, check_integer, check_positive, check_work,
                                  validated_strategy)
 
 

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from theorems import profiles
+from theorems.engine import profiles
 
 profiles.load()
 

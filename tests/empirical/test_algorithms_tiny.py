@@ -16,7 +16,7 @@ def setup(tiny_gpt2):
 
 
 def test_distance_point_equals_the_theory_functions_on_one_head_and_token(setup):
-    from theorems.distance import distance, fixed_bound, random_main_sum
+    from theorems.maths.distance import distance, fixed_bound, random_main_sum
 
     point = algorithms.distance_point(setup, length=32, n=3)
     heads = setup.heads(32)

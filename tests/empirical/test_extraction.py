@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 import torch
 
-from empirical.extraction import TOLERANCE, ExtractionMismatch, extract
-from empirical.loading import load_model
+from empirical.heads.extraction import TOLERANCE, ExtractionMismatch, extract
+from empirical.heads.loading import load_model
 
 from empirical_paths import WAR_AND_PEACE, needs_shared
 
@@ -85,7 +85,7 @@ def test_minilm_alpha_from_q_k_matches_the_model_and_is_bidirectional(minilm):
 
 @needs_shared()
 def test_minilm_on_war_and_peace_matches_the_model(minilm):
-    from empirical.text import windows
+    from empirical.heads.text import windows
 
     ids = windows(WAR_AND_PEACE, tokenizer=minilm.tokenizer, length=64, count=2)
     heads = extract(minilm, ids)

@@ -3,8 +3,8 @@
 import pytest
 import torch
 
-from empirical.extraction import extract
-from empirical.loading import ModelUnavailableError, converted_gguf, load_model
+from empirical.heads.extraction import extract
+from empirical.heads.loading import ModelUnavailableError, converted_gguf, load_model
 
 pytestmark = pytest.mark.empirical
 

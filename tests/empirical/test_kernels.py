@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from empirical import kernels
-from theorems import distance as reference
-from theorems import separability as reference_sep
+from theorems.maths import distance as reference
+from theorems.maths import separability as reference_sep
 
 pytestmark = pytest.mark.empirical
 

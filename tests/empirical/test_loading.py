@@ -2,7 +2,7 @@
 
 import pytest
 
-from empirical.loading import ModelUnavailableError, NoAttentionError, load_model, offline_requested, resolve
+from empirical.heads.loading import ModelUnavailableError, NoAttentionError, load_model, offline_requested, resolve
 
 pytestmark = pytest.mark.empirical
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from empirical.loading import ModelUnavailableError, load_model
+from empirical.heads.loading import ModelUnavailableError, load_model
 
 pytestmark = pytest.mark.empirical
 
@@ -44,7 +44,7 @@ def test_a_vision_model_is_refused_as_not_a_text_model(tmp_path):
 
     ViTModel(ViTConfig(hidden_size=8, num_hidden_layers=1, num_attention_heads=2, intermediate_size=8,
                        image_size=8, patch_size=4)).save_pretrained(tmp_path)
-    from empirical.loading import NoAttentionError
+    from empirical.heads.loading import NoAttentionError
 
     with pytest.raises(NoAttentionError, match="not a text model"):
         load_model(str(tmp_path), offline=True)

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 import torch
 
-from empirical.extraction import extract
-from empirical.rows import blocks, count_blocks, map_rows, valid_rows
+from empirical.heads.extraction import extract
+from empirical.heads.rows import blocks, count_blocks, map_rows, valid_rows
 
 pytestmark = pytest.mark.empirical
 

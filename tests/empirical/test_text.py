@@ -2,7 +2,7 @@
 
 import pytest
 
-from empirical.text import read_text, special_ids, windows
+from empirical.heads.text import read_text, special_ids, windows
 
 from empirical_paths import GPT2_TOKENIZER, WAR_AND_PEACE, needs_shared
 

@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 import sympy
 
-from theorems import normalisers as nz
-from theorems.jacobian import normaliser_jacobian, sympy_jacobian
+from theorems.maths import normalisers as nz
+from theorems.maths.gradient import normaliser_jacobian, sympy_jacobian
 
 pytestmark = pytest.mark.symbolic
 

@@ -7,7 +7,7 @@ import pytest
 
 from strategies.distance import seeded_embeddings
 from theorems import STATEMENTS, refute
-from theorems.corollary2 import confirm_expectation
+from theorems.statements.distance.corollary2 import confirm_expectation
 
 pytestmark = pytest.mark.theory
 
@@ -36,6 +36,6 @@ def test_confirmation_declines_when_the_interval_straddles_the_bound():
     statement = STATEMENTS["corollary2.i.upper"]
     rng = np.random.default_rng(1)
     instance = {"w": np.exp(rng.uniform(-2, 2, 64)), "x": rng.standard_normal((64, 2)), "n": 4, "seed": 3}
-    from theorems.theorem1 import expectation
+    from theorems.statements.distance.theorem1 import expectation
     at_mean = dataclasses.replace(statement, rhs=lambda i, xp: expectation(i, xp, samples=100_000))
     assert confirm_expectation(at_mean)(instance) is None

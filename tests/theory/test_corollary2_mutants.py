@@ -5,7 +5,7 @@ import dataclasses
 import pytest
 
 from theorems import STATEMENTS, refute
-from theorems.corollary2 import rescaled_mass
+from theorems.statements.distance.corollary2 import rescaled_mass
 
 pytestmark = pytest.mark.slow  # each probe shrinks through mpmath enumerations: seconds, not milliseconds
 

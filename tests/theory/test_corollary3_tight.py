@@ -6,8 +6,8 @@ from hypothesis import HealthCheck, given, settings, target
 from hypothesis import seed as hypothesis_seed
 
 from theorems import STATEMENTS
-from theorems.precision import F64
-from theorems.search import worst
+from theorems.engine.precision import F64
+from theorems.engine.search import worst
 
 pytestmark = pytest.mark.theory
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 from hypothesis import strategies as st
 
-from theorems.derivation import Derivation, Link, Term, describe_report, gate
+from theorems.engine.derivation import Derivation, Link, Term, describe_report, gate
 
 X = st.fixed_dictionaries({"x": st.floats(-3, 3, allow_nan=False)})
 SQUARE = Term("x²", lambda i, xp: i["x"] ** 2)

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from theorems import Statement, check
-from theorems.normalisers import softmax
+from theorems.maths.normalisers import softmax
 
 
 def _statement(**fields):

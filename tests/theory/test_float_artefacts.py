@@ -4,7 +4,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from theorems import Statement, investigate
-from theorems.normalisers import softmax
+from theorems.maths.normalisers import softmax
 
 ROUNDS_ABOVE_ONE = np.array([-0.73, -0.54, -0.32])  # float64 softmax sums to 1.0000000000000002
 

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from strategies import logits, temperatures
-from theorems import normalisers as nz
-from theorems.jacobian import jacobian_autograd, normaliser_jacobian, softmax_jacobian, torch_function
+from theorems.maths import normalisers as nz
+from theorems.maths.gradient import jacobian_autograd, normaliser_jacobian, softmax_jacobian, torch_function
 
 pytestmark = pytest.mark.theory
 

@@ -1,10 +1,10 @@
-"""The Fig. 4 claim checks report what the figure (``python -m theorems.sensitivity``) shows:
+"""The Fig. 4 claim checks report what the figure (``python -m theorems.figures.gradient``) shows:
 ``g ∝ 1/T`` below ``T = 0.1`` only for tied top logits and small ``ε``."""
 
 import numpy as np
 import pytest
 
-from theorems.sensitivity import algorithm5, causal_mask, fig4_claims, synthetic_logits
+from theorems.maths.gradient_sensitivity import algorithm5, causal_mask, fig4_claims, synthetic_logits
 
 pytestmark = pytest.mark.theory
 

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from theorems.corollary3 import _finite_difference
-from theorems.precision import F64
-from theorems.sensitivity import (
+from theorems.statements.gradient.corollary3 import _finite_difference
+from theorems.engine.precision import F64
+from theorems.maths.gradient_sensitivity import (
     algorithm5, causal_mask, finite_difference_sensitivity, random_directions, sup_finite_difference,
     synthetic_logits,
 )

@@ -5,7 +5,7 @@ import dataclasses
 import pytest
 
 from theorems import STATEMENTS, refute
-from theorems.lemma1 import constants
+from theorems.statements.vanishing.lemma1 import constants
 
 UPPER, LOWER = STATEMENTS["lemma1.upper"], STATEMENTS["lemma1.lower"]
 

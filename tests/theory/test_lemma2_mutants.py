@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from theorems import STATEMENTS, refute
-from theorems.lemma2 import _parts
+from theorems.statements.gradient.lemma2 import _parts
 
 pytestmark = pytest.mark.theory
 

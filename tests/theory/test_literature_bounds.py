@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 from theorems import Statement, check
-from theorems.normalisers import softmax, sparsemax
+from theorems.maths.normalisers import softmax, sparsemax
 
 FLOATS = st.floats(-5, 5)
 

@@ -1,6 +1,7 @@
 """The optimiser uses Hypothesis internals; without them the search still runs, and says so."""
 
-from theorems import STATEMENTS, investigate, optimiser
+from theorems import STATEMENTS, investigate
+from theorems.engine import optimiser
 
 
 def test_search_runs_without_the_optimiser_when_the_internal_api_is_missing(monkeypatch):

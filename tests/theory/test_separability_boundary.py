@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from theorems.distance import top_n
-from theorems.separability import default_radius, separable_count, top_n_indices
+from theorems.maths.distance import top_n
+from theorems.maths.separability import default_radius, separable_count, top_n_indices
 
 # alpha x: selected 0.5·(1,0) and 0.25·(0,1); s = (0.5, 0.25); distances 0.25, 0.5, and the non-selected one
 ALPHA = np.array([0.5, 0.25, 0.25])

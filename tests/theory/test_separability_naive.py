@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from theorems.separability import (default_radius, separability_lower_bound, separability_upper_bound,
+from theorems.maths.separability import (default_radius, separability_lower_bound, separability_upper_bound,
                                    separable_count, xi)
 
 

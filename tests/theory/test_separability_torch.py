@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 import torch
 
-from theorems.separability import (default_radius, separability_lower_bound, separability_upper_bound,
+from theorems.maths.separability import (default_radius, separability_lower_bound, separability_upper_bound,
                                    separable_count, top_n_indices, xi)
 
 RNG = np.random.default_rng(0)

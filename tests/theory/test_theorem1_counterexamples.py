@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from theorems import STATEMENTS, refute
-from theorems.search import confirm_in_high_precision
+from theorems.engine.search import confirm_in_high_precision
 
 pytestmark = pytest.mark.theory
 

@@ -2,7 +2,7 @@
 
 Each mutant changes one thing: a constant tightened, a term dropped, or an exponent changed.
 The random-selection sides keep the common offset ``A = Σ‖α_i x_i‖`` of the originals (see
-``theorems.theorem1._plus``), so only the mutated term differs.
+``theorems.statements.distance.theorem1._plus``), so only the mutated term differs.
 """
 
 import dataclasses
@@ -11,7 +11,7 @@ import pytest
 
 from strategies.distance import distance_instances
 from theorems import STATEMENTS, refute
-from theorems.theorem1 import (
+from theorems.statements.distance.theorem1 import (
     _fixed_parts, _plus, effective_number_bound, jensen_bound, main_sum, selected, weights,
 )
 

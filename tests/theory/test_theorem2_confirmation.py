@@ -3,7 +3,7 @@
 import numpy as np
 
 from theorems import STATEMENTS
-from theorems.theorem2 import mutant
+from theorems.statements.separability.theorem2 import mutant
 
 # L = 2, N = 2, d = 1, α = (½, ½): ‖s − α_i x_i‖ = M/2 for every draw, so E[N_s]/N = 1 exactly when r ≥ M/2
 EXACT = {"alpha": np.array([0.5, 0.5]), "n": 2, "r": 1.0, "M": 1.0, "dim": 1, "delta": 0.0, "seed": 0,

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from theorems import STATEMENTS, refute
-from theorems.theorem2 import CONFIRM_SAMPLES, LEVEL
-from theorems.separability import hoeffding_halfwidth
+from theorems.statements.separability.theorem2 import CONFIRM_SAMPLES, LEVEL
+from theorems.maths.separability import hoeffding_halfwidth
 
 HALF_WIDTH = hoeffding_halfwidth(CONFIRM_SAMPLES, level=LEVEL)
 

@@ -1,6 +1,6 @@
 """Deliberately wrong variants of the Theorem 2 statements that hold must be refuted.
 
-Statistical statements are changed with :func:`theorems.theorem2.mutant` (``dataclasses.replace``
+Statistical statements are changed with :func:`theorems.statements.separability.theorem2.mutant` (``dataclasses.replace``
 plus re-binding the interval confirmation to the mutant's own right side).
 """
 
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from theorems import STATEMENTS, refute
-from theorems.separability import xi
-from theorems.theorem2 import _selected, mutant as _mutant
+from theorems.maths.separability import xi
+from theorems.statements.separability.theorem2 import _selected, mutant as _mutant
 
 BUDGET = 200
 """Examples per mutant search: a search stops at its first confirmed counterexample, so this is a ceiling."""

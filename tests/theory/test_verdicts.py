@@ -4,7 +4,7 @@ and every refutation re-confirms from its instance alone."""
 import pytest
 
 from theorems import STATEMENTS, check
-from theorems.search import confirmation
+from theorems.engine.search import confirmation
 
 
 @pytest.mark.parametrize("statement", STATEMENTS.values(), ids=list(STATEMENTS))

@@ -2,7 +2,7 @@
 (NaN, inf, empty, wrong shape, negative, wrong type, complex, out of range), and demand a clear error.
 
 An outcome is one of: ``clear`` (raised by the project's own checks: the last frame of the traceback is in
-``theorems/validation.py``, or the message names the argument and is raised in ``theorems/`` or
+``theorems/engine/validation.py``, or the message names the argument and is raised in ``theorems/`` or
 ``strategies/``; argparse's usage error for a command line), ``dependency`` (any other traceback),
 ``silent`` (returned normally although the value is bad: a wrong number, or a strategy that accepted
 it) or ``hang`` (ran past the time limit or out of memory). The test fails on anything but ``clear``;
@@ -29,9 +29,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-MODULES = ("theorems.distance", "theorems.separability", "theorems.sensitivity", "theorems.jacobian",
-           "theorems.normalisers", "theorems.assumptions", "theorems.batches", "theorems.distance_growth",
-           "theorems.fig3", "theorems.distance_bench", "theorems.figures", "theorems.validation", "strategies")
+MODULES = ("theorems.maths.distance", "theorems.maths.separability", "theorems.maths.gradient_sensitivity",
+           "theorems.maths.gradient", "theorems.maths.normalisers", "theorems.maths.separability_sampling",
+           "theorems.maths.batches", "theorems.figures.distance", "theorems.figures.separability",
+           "theorems.figures.gradient", "theorems.figures.distance_bench", "theorems.figures",
+           "theorems.engine.validation", "strategies")
 LIMIT_S = 4.0
 NAN, INF = float("nan"), float("inf")
 
@@ -147,7 +149,8 @@ def _resolve(name):
     return getattr(importlib.import_module(module), attribute)
 
 
-D, S, G = "theorems.distance.", "theorems.separability.", "theorems.sensitivity."
+D, S, G, GF = ("theorems.maths.distance.", "theorems.maths.separability.", "theorems.maths.gradient_sensitivity.",
+              "theorems.figures.gradient.")
 for f in ("distance", "fixed_bound", "random_main_sum", "jensen_gap_bound"):
     spec(D + f, dict(alpha=ALPHA, x=X, n=1), dict(alpha="weights", x="embeddings", n="n", mask="mask"))
 spec(D + "top_n", dict(alpha=ALPHA, n=1), dict(alpha="logits", n="n", mask="mask"))  # any scores: only the order counts
@@ -191,9 +194,9 @@ spec(G + "synthetic_logits", dict(heads=1, queries=2, length=3), dict(heads="cou
                                                                       scale="positive", seed="seed"))
 spec(G + "causal_mask", dict(queries=2, length=3), dict(queries="count", length="count"))
 spec(G + "fig4_claims", dict(result=None), dict(result="result"), cheap=False)
-spec(G + "plot_fig4", dict(result=None, path=TMP / "f.png"), dict(result="result"), cheap=False)
-spec(G + "make_figures", dict(out=TMP / "fig4"), dict(out="dir", seed="seed"), cheap=False)
-J = "theorems.jacobian."
+spec(GF + "plot_fig4", dict(result=None, path=TMP / "f.png"), dict(result="result"), cheap=False)
+spec(GF + "make_figures", dict(out=TMP / "fig4"), dict(out="dir", seed="seed"), cheap=False)
+J = "theorems.maths.gradient."
 spec(J + "softmax_weights", dict(logits=LOGITS, temperature=1.0), dict(logits="logits", temperature="temperature",
                                                                        mask="mask"))
 spec(J + "softmax_jacobian", dict(logits=LOGITS, temperature=1.0), dict(logits="logits", temperature="temperature"))
@@ -202,7 +205,7 @@ spec(J + "torch_function", dict(normaliser=None), dict(normaliser="normaliser"))
 spec(J + "jacobian_autograd", dict(normaliser_or_fn=None, logits=LOGITS),
      dict(normaliser_or_fn="callable", logits="logits"))
 spec(J + "sympy_jacobian", dict(F=None, length=2), dict(F="callable", length="count"), cheap=False)
-N = "theorems.normalisers."
+N = "theorems.maths.normalisers."
 spec(N + "softmax", {}, dict(temperature="temperature"))
 spec(N + "scalable_softmax", {}, dict(s="positive"))
 spec(N + "exp_sine", {}, dict(c="positive"))
@@ -214,7 +217,7 @@ for f in ("sigmoid_attention", "relu_attention", "sparsemax", "entmax15", "catal
     spec(N + f, {}, {})
 for f in ("softmax", "sparsemax", "entmax15", "relu_attention"):
     SPECS[N + f + "#call"] = (None, dict(logits=LOGITS), dict(logits="logits"), True)
-A = "theorems.assumptions."
+A = "theorems.maths.separability_sampling."
 spec(A + "max_min_distance", dict(length=3, dim=2, radius=1.0), dict(length="count", dim="count", radius="positive"))
 spec(A + "sample_configurations", dict(samples=5, length=3, dim=2, radius=1.0, seed=0),
      dict(samples="count", length="count", dim="count", radius="positive", min_distance="optional_nonnegative",
@@ -225,14 +228,14 @@ spec(A + "sample_sphere", dict(length=3, dim=2, radius=1.0, seed=0),
 spec(A + "pilot_min_distance", dict(quantile=0.5, length=3, dim=2, radius=1.0, seed=0, samples=20),
      dict(quantile="unit_fraction", length="count", dim="count", radius="positive", seed="seed", samples="count",
           law="choice"))
-B = "theorems.batches."
+B = "theorems.maths.batches."
 spec(B + "to_numpy", dict(value=ALPHA, name="alpha"), dict(value="logits"))
 spec(B + "check_n", dict(n=1, valid=np.ones(3, bool)), dict(n="n"))
 for f in ("top_n_mask", "top_n_order"):
     spec(B + f, dict(alpha=ALPHA, valid=np.ones(3, bool), n=1), dict(alpha="logits", n="n", valid="mask_shape"))
 for f in ("is_torch", "like"):
     SPECS[B + f] = (None, {}, {}, False)  # plumbing of any value: nothing to refuse
-DG = "theorems.distance_growth."
+DG = "theorems.figures.distance."
 spec(DG + "sample_rows", dict(regime="bounded", length=8, rows=2, dim=2),
      dict(regime="choice", length="count", rows="count", dim="count", bound="positive", seed="seed"))
 spec(DG + "growth", dict(lengths=(8, 16), n=1, rows=2, dim=2, samples=8),
@@ -240,15 +243,15 @@ spec(DG + "growth", dict(lengths=(8, 16), n=1, rows=2, dim=2, samples=8),
 spec(DG + "slope", dict(xs=[1.0, 2.0], ys=[1.0, 2.0]), dict(xs="grid", ys="grid"))
 spec(DG + "figures", dict(directory=TMP / "fig2"), dict(directory="dir", rows="count", dim="count", samples="count"),
      cheap=False)
-spec("theorems.fig3.measure", dict(rows=2, length=8, dim=2, sizes=(1, 2)),
+spec("theorems.figures.separability.measure", dict(rows=2, length=8, dim=2, sizes=(1, 2)),
      dict(rows="count", length="count", dim="count", radius="positive", sizes="sizes", seed="seed"))
-spec("theorems.fig3.plot", dict(results=None, out=TMP / "fig3.png"), dict(results="result"), cheap=False)
-spec("theorems.distance_bench.benchmark", dict(heads=1, queries=4, keys=4, dim=2, n=1, chunk_heads=1),
+spec("theorems.figures.separability.plot", dict(results=None, out=TMP / "fig3.png"), dict(results="result"), cheap=False)
+spec("theorems.figures.distance_bench.benchmark", dict(heads=1, queries=4, keys=4, dim=2, n=1, chunk_heads=1),
      dict(heads="count", queries="count", keys="count", dim="count", n="count", chunk_heads="count", seed="seed"))
 spec("theorems.figures.save_figure", dict(figure=None, path=TMP / "s.png"), dict(figure="figure", path="file"),
      cheap=False)
-for cli in ("theorems.distance_growth.main", "theorems.fig3.main", "theorems.sensitivity.main",
-            "theorems.distance_bench.main"):
+for cli in ("theorems.figures.distance.main", "theorems.figures.separability.main", "theorems.figures.gradient.main",
+            "theorems.figures.distance_bench.main"):
     SPECS[cli] = (None, {}, {}, False)  # see CLI_BAD below
 ST = "strategies."
 spec(ST + "logits", {}, dict(bound="positive", min_length="count", max_length="count", shapes="shapes"))
@@ -276,29 +279,29 @@ spec(ST + "seeded_embeddings", dict(rng=None, shape="sphere", length=3, dim=2),
      dict(rng="rng", shape="choice", length="count", dim="count"))
 spec(ST + "seeded_logits", dict(rng=None, shape="uniform", length=3, bound=1.0),
      dict(rng="rng", shape="choice", length="count", bound="positive"))
-V = "theorems.validation."
+V = "theorems.engine.validation."
 
 CLI_BAD = {
-    "theorems.distance_growth.main": [["--rows", "0"], ["--dim", "-1"], ["--samples", "1"], ["--rows", "x"],
+    "theorems.figures.distance.main": [["--rows", "0"], ["--dim", "-1"], ["--samples", "1"], ["--rows", "x"],
                                       ["--out", str(A_FILE)], ["--out", str(A_FILE / "sub")],
                                       ["--samples", "nan"], ["--rows", "10000000000"]],
-    "theorems.fig3.main": [["--rows", "0"], ["--length", "1"], ["--dim", "0"], ["--seed", "-1"],
+    "theorems.figures.separability.main": [["--rows", "0"], ["--length", "1"], ["--dim", "0"], ["--seed", "-1"],
                            ["--out", str(TMP)], ["--out", str(A_FILE / "sub" / "f.png")], ["--length", "x"],
                            ["--rows", "100000", "--length", "100000"]],
-    "theorems.sensitivity.main": [["--out", str(A_FILE)], ["--out", str(A_FILE / "sub")], ["--seed", "-1"],
+    "theorems.figures.gradient.main": [["--out", str(A_FILE)], ["--out", str(A_FILE / "sub")], ["--seed", "-1"],
                                   ["--seed", "x"]],
-    "theorems.distance_bench.main": [["--bench", "--heads", "0"], ["--bench", "--n", "0"],
+    "theorems.figures.distance_bench.main": [["--bench", "--heads", "0"], ["--bench", "--n", "0"],
                                      ["--bench", "--n", "9", "--keys", "4"], ["--bench", "--dim", "-3"],
                                      ["--bench", "--keys", "x"], ["--bench", "--chunk-heads", "0"]],
 }
 
 CLI_FRESH = {
-    "theorems.distance_growth.main": [["--rows", "-3"], ["--dim", "2.5"], ["--samples", ""], ["--out", "/dev/null/x"],
+    "theorems.figures.distance.main": [["--rows", "-3"], ["--dim", "2.5"], ["--samples", ""], ["--out", "/dev/null/x"],
                                       ["--samples", "1000000000", "--rows", "1000"]],
-    "theorems.fig3.main": [["--rows", "1e3"], ["--length", "0"], ["--dim", "-"], ["--out", "/dev/null/f.png"],
+    "theorems.figures.separability.main": [["--rows", "1e3"], ["--length", "0"], ["--dim", "-"], ["--out", "/dev/null/f.png"],
                            ["--out", str(TMP) + "/"], ["--seed", "1.5"]],
-    "theorems.sensitivity.main": [["--out", "/dev/null/x"], ["--seed", "-5"], ["--seed", ""]],
-    "theorems.distance_bench.main": [["--bench", "--queries", "-1"], ["--bench", "--dim", "0"],
+    "theorems.figures.gradient.main": [["--out", "/dev/null/x"], ["--seed", "-5"], ["--seed", ""]],
+    "theorems.figures.distance_bench.main": [["--bench", "--queries", "-1"], ["--bench", "--dim", "0"],
                                      ["--bench", "--heads", "2", "--chunk-heads", "3"],
                                      ["--bench", "--keys", "1000000", "--queries", "1000000"]],
 }
@@ -306,8 +309,8 @@ CLI_FRESH = {
 
 def _fill(name, kwargs):
     """Baseline values that cannot be written as literals at import (a normaliser, a generator, a result)."""
-    from theorems import normalisers as nz
-    from theorems.sensitivity import algorithm5
+    from theorems.maths import normalisers as nz
+    from theorems.maths.gradient_sensitivity import algorithm5
     out = dict(kwargs)
     if "normaliser" in out and out["normaliser"] is None:
         out["normaliser"] = nz.softmax()
@@ -322,7 +325,7 @@ def _fill(name, kwargs):
     if out.get("result", 0) is None:
         out["result"] = algorithm5(np.zeros((1, 2, 3)), temperatures=[0.01, 1.0, 10.0])
     if out.get("results", 0) is None:
-        from theorems.fig3 import measure
+        from theorems.figures.separability import measure
         out["results"] = measure(rows=2, length=8, dim=2, sizes=(1, 2))
     if out.get("figure", 0) is None:
         import matplotlib
@@ -382,7 +385,7 @@ def classify(name, argument, value, *, limit=LIMIT_S) -> tuple[str, str]:
         own = any(part in last for part in (f"theorems{os.sep}", f"strategies{os.sep}"))
         words = {argument, argument.lstrip("-")} | ({"--" + argument.replace("_", "-")} if argument != "argv" else set())
         names_it = any(w in str(error) for w in words) or (argument == "argv" and own)
-        if last.endswith(f"theorems{os.sep}validation.py") or (own and names_it):
+        if last.endswith(f"theorems{os.sep}engine{os.sep}validation.py") or (own and names_it):
             return "clear", f"{type(error).__name__}: {error}"
         return "dependency", f"{type(error).__name__} at {Path(last).name}:{frames[-1].lineno if frames else '?'}: {error}"
     finally:
@@ -433,7 +436,7 @@ def test_every_public_function_is_audited():
             if module_name != "strategies" and value.__module__ != module_name:
                 continue
             qualified = f"{module_name}.{attribute}"
-            if module_name == "theorems.validation" or qualified in SPECS:
+            if module_name == "theorems.engine.validation" or qualified in SPECS:
                 continue
             missing.append(qualified)
     assert not missing, f"public functions without an audit spec: {missing}"

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from scipy import integrate, stats
 
-from theorems.assumptions import sample_configurations
+from theorems.maths.separability_sampling import sample_configurations
 
 
 def _mean_cosine(length, dim, delta, samples=20000, seed=0):

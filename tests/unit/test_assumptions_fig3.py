@@ -1,6 +1,6 @@
 """The Fig. 3 experiment on Assumption 1 embeddings: runs small, shows the N = 1 refutation, writes a PNG."""
 
-from theorems.fig3 import measure, plot
+from theorems.figures.separability import measure, plot
 
 
 def test_small_run_reproduces_the_n1_refutation_and_plots(tmp_path):

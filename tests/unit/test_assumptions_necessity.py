@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from theorems import STATEMENTS, necessity
-from theorems.assumptions import max_min_distance
+from theorems.maths.separability_sampling import max_min_distance
 
 LOWER = STATEMENTS["theorem2.lower.ungated"]
 

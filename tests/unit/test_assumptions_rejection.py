@@ -6,7 +6,7 @@ import pytest
 from scipy.spatial.distance import pdist
 
 from strategies.spherical import min_pairwise_distance, min_pairwise_distances
-from theorems.assumptions import (max_min_distance, pilot_min_distance,
+from theorems.maths.separability_sampling import (max_min_distance, pilot_min_distance,
                                   sample_configurations, sample_sphere)
 
 

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from theorems.assumptions import sample_configurations
+from theorems.maths.separability_sampling import sample_configurations
 
 SAMPLES = 4000
 

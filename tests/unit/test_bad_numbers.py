@@ -5,9 +5,9 @@ import numpy as np
 import pytest
 import torch
 
-from theorems import normalisers as nz
-from theorems.jacobian import jacobian_autograd, softmax_jacobian
-from theorems.sensitivity import softmax_jacobian_norms
+from theorems.maths import normalisers as nz
+from theorems.maths.gradient import jacobian_autograd, softmax_jacobian
+from theorems.maths.gradient_sensitivity import softmax_jacobian_norms
 
 
 def test_entmax_bisection_needs_at_least_one_iteration():

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 import torch
 
-from theorems import distance as D
-from theorems.separability import separability_lower_bound, xi
-from theorems.sensitivity import largest_eigenvalue
+from theorems.maths import distance as D
+from theorems.maths.separability import separability_lower_bound, xi
+from theorems.maths.gradient_sensitivity import largest_eigenvalue
 
 X = np.array([[1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
 

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from theorems import corollary3
-from theorems.precision import ARB, _arb, _ball, _bits, balls
+from theorems.statements.gradient import corollary3
+from theorems.engine.precision import ARB, _arb, _ball, _bits, balls
 
 
 def _encloses(ball, exact) -> bool:

@@ -2,7 +2,7 @@
 
 import pytest
 
-from theorems import cli, ledger
+from theorems.engine import cli, ledger
 
 
 def _no_work(*args, **kwargs):

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from theorems.distance import EXACT_LIMIT, expected_distance, random_main_sum, subsets
+from theorems.maths.distance import EXACT_LIMIT, expected_distance, random_main_sum, subsets
 
 
 def _row(seed=0, length=8, dim=3):

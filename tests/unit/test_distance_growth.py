@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from theorems.distance_growth import growth, sample_rows, slope
+from theorems.figures.distance import growth, sample_rows, slope
 
 LENGTHS = (64, 128, 256, 512, 1024)
 

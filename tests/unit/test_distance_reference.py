@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from unittest import mock
-from theorems import distance as D
+from theorems.maths import distance as D
 
 
 # ----------------------------------------------------------------- naive per-token reference (loops on purpose)

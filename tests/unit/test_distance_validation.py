@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from theorems import distance as D
+from theorems.maths import distance as D
 
 ALPHA, X = np.full(4, 0.25), np.eye(4)[:, :2]
 

@@ -5,9 +5,9 @@ import importlib
 
 import pytest
 
-MODULES = ["theorems.precision", "theorems.validation", "theorems.batches", "theorems.normalisers", "theorems.statement",
-           "theorems.search", "theorems", "strategies", "strategies.logits", "strategies.temperatures",
-           "strategies.spherical", "strategies.sizes", "strategies.normalisers", "theorems.secular"]
+MODULES = ["theorems.engine.precision", "theorems.engine.validation", "theorems.maths.batches", "theorems.maths.normalisers", "theorems.engine.statement",
+           "theorems.engine.search", "theorems", "strategies", "strategies.logits", "strategies.temperatures",
+           "strategies.spherical", "strategies.sizes", "strategies.normalisers", "theorems.maths.secular"]
 
 
 @pytest.mark.parametrize("name", MODULES)

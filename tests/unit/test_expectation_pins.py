@@ -3,8 +3,8 @@
 import pytest
 
 from theorems import STATEMENTS
-from theorems.derivation import expect
-from theorems.plugin import defined_names
+from theorems.engine.derivation import expect
+from theorems.engine.plugin import defined_names
 
 
 @pytest.mark.parametrize("bad, message", [

@@ -2,7 +2,8 @@
 (running the main job must leave the checkout clean)."""
 import dataclasses
 
-from theorems import STATEMENTS, ledger
+from theorems import STATEMENTS
+from theorems.engine import ledger
 
 
 def _render(slowdown: float) -> str:

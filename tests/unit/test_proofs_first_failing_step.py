@@ -5,8 +5,8 @@ optimiser) takes about 45 s serial on the shared machine, which `pytest -m theor
 
 import pytest
 
-from theorems.derivation import describe_report, gate
-from theorems.proofs import PROOFS
+from theorems.engine.derivation import describe_report, gate
+from theorems.statements.proofs import PROOFS
 from theorems import STATEMENTS
 
 BUDGET = 40

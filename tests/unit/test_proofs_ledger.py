@@ -1,6 +1,6 @@
 """The ledger's account of a proof names the first failing step of a refuted result and its counterexample."""
 
-from theorems.proofs import ledger_section
+from theorems.statements.proofs import ledger_section
 
 
 def test_refuted_result_names_its_first_failing_step():

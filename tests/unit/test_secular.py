@@ -1,10 +1,10 @@
-"""The Newton secular solver agrees with the reference bisection (theorems.sensitivity) to float64 rounding."""
+"""The Newton secular solver agrees with the reference bisection (theorems.maths.gradient_sensitivity) to float64 rounding."""
 
 import numpy as np
 import pytest
 
-from theorems.secular import largest_eigenvalue
-from theorems.sensitivity import largest_eigenvalue as reference
+from theorems.maths.secular import largest_eigenvalue
+from theorems.maths.gradient_sensitivity import largest_eigenvalue as reference
 
 
 @pytest.mark.parametrize("scale", [0.01, 1.0, 10.0, 100.0, 1000.0])

@@ -6,7 +6,7 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from theorems import distance as D
+from theorems.maths import distance as D
 
 ALPHA40, X40 = np.full(40, 1 / 40), np.ones((40, 1))
 

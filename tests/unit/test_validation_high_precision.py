@@ -5,10 +5,10 @@ import mpmath
 import numpy as np
 import pytest
 
-from theorems import normalisers as nz
-from theorems.precision import MP, lift
-from theorems.separability import xi_squared
-from theorems.validation import check_logits, check_weights
+from theorems.maths import normalisers as nz
+from theorems.engine.precision import MP, lift
+from theorems.maths.separability import xi_squared
+from theorems.engine.validation import check_logits, check_weights
 
 flint = pytest.importorskip("flint")
 

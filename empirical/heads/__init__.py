@@ -1,0 +1,1 @@
+"""From a model to attention rows: loading, the text, head extraction, row blocks, the device."""

@@ -1,0 +1,132 @@
+"""``python -m theorems``: list the statements, check them (the CI gate), write the ledger."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from theorems.engine import ledger, profiles
+from theorems.engine.catalogue import STATEMENTS, select
+from theorems.engine.search import MAX_EXAMPLES, check
+from theorems.engine.validation import check_output_path
+
+EPILOG = """examples:
+  python -m theorems list
+  python -m theorems check                      # every statement; exit 1 if a verdict differs from `expected`
+  python -m theorems check corollary1 --json    # an id or an id prefix; JSON for machines
+  python -m theorems ledger                     # writes docs/verdicts.md and the README's verdict table
+"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m theorems", epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Property-based verification of the statements of 'Limitations of Normalization in "
+                    "Attention Mechanism' (arXiv 2508.17821): each statement is searched for a counterexample, "
+                    "which is shrunk to a minimal instance and certified in ball arithmetic.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{list,check,ledger}")
+    commands.add_parser("list", help="list every statement with its expected verdict")
+    for name, text in (("check", "search every named statement and compare with its expected verdict"),
+                       ("ledger", "check every statement, probe every hypothesis, write the verdict ledger")):
+        sub = commands.add_parser(name, help=text, description=text)
+        if name == "check":
+            sub.add_argument("ids", nargs="*", metavar="ID", help="statement ids or id prefixes (default: all)")
+            sub.add_argument("--json", action="store_true", help="print one JSON document instead of a table")
+        else:
+            sub.add_argument("--out", type=Path, default=Path("docs/verdicts.md"), help="ledger path (default: %(default)s)")
+            sub.add_argument("--readme", type=Path, default=Path("README.md"), help="README whose verdict table to refresh")
+        sub.add_argument("--max-examples", type=_positive, default=None,
+                         help="examples per search (default: each statement's own budget)")
+        sub.add_argument("--seed", type=int, default=0, help="search seed, for reproducible verdicts (default: 0)")
+        sub.add_argument("--profile", choices=tuple(profiles.PROFILES), default="ci",
+                         help="Hypothesis settings profile (default: %(default)s)")
+    return parser
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
+    if value > MAX_EXAMPLES:
+        raise argparse.ArgumentTypeError(
+            f"{text} examples per search cannot finish (at 100–3000 examples/s that is hours to years); "
+            f"use at most {MAX_EXAMPLES}, and several --seed values for a wider search")
+    return value
+
+
+def _progress(statement_id: str):
+    """Print a line to stderr every few seconds of a long search, so that a long run is seen to move."""
+    return lambda examples, seconds: print(f"  {statement_id}: {examples} examples in {seconds:.0f} s ...",
+                                           file=sys.stderr, flush=True)
+
+
+def _list() -> int:
+    width = max(map(len, STATEMENTS))
+    for statement in STATEMENTS.values():
+        print(f"{statement.id:<{width}}  {statement.expected:<7}  [{statement.source}]  {statement.title}")
+    return 0
+
+
+def _check(args, parser) -> int:
+    try:
+        statements = select(args.ids)
+    except KeyError as error:
+        parser.error(error.args[0])
+    verdicts = []
+    for statement in statements:
+        verdict = check(statement, max_examples=args.max_examples, seed=args.seed, progress=_progress(statement.id))
+        verdicts.append(verdict)
+        if not args.json:
+            report = verdict.report
+            status = "ok" if verdict.matches else "MISMATCH"
+            extra = f", counterexample after {report.seconds_to_counterexample:.2f} s" if report.counterexample else ""
+            extra += f", {report.tightness.describe()}" if report.tightness else ""
+            extra += f", {report.inconclusive} inconclusive" if report.inconclusive else ""
+            print(f"{status:<8} {statement.id:<45} expected {verdict.expected:<7} found {verdict.found:<11} "
+                  f"({report.examples} examples, {report.examples_per_second:.0f}/s{extra})", flush=True)
+            if report.ill_defined is not None:
+                print(f"         {report.ill_defined}", flush=True)
+    mismatches = [v.statement_id for v in verdicts if not v.matches]
+    if args.json:
+        print(json.dumps({"seed": args.seed, "verdicts": [v.to_json() for v in verdicts],
+                          "mismatches": mismatches}, indent=2))
+    elif mismatches:
+        print(f"\n{len(mismatches)} verdict(s) differ from expected: {', '.join(mismatches)}", file=sys.stderr)
+    return 1 if mismatches else 0
+
+
+def _ledger(args, parser) -> int:
+    try:  # before the minutes of work, not after
+        for path, name in ((args.out, "--out"), (args.out.parent / "catalogue.md", "--out's catalogue.md")):
+            check_output_path(path, name=name)
+        if args.readme.exists():
+            check_output_path(args.readme, name="--readme")
+    except ValueError as error:
+        parser.error(str(error))
+    entries = ledger.collect(STATEMENTS.values(), max_examples=args.max_examples, seed=args.seed,
+                             progress=lambda sid: print(f"checking {sid} ...", file=sys.stderr, flush=True),
+                             search_progress=_progress)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(ledger.render(entries, seed=args.seed, max_examples=args.max_examples), encoding="utf-8")
+    (args.out.parent / "catalogue.md").write_text(ledger.catalogue(STATEMENTS.values()), encoding="utf-8")
+    refreshed = ledger.refresh_readme(args.readme, entries)
+    mismatches = [e.statement.id for e in entries if not e.verdict.matches]
+    print(f"wrote {args.out}, {args.out.parent / 'catalogue.md'}" + (f" and the verdict table of {args.readme}" if refreshed else ""))
+    print(ledger.table(entries))
+    if mismatches:
+        print(f"\n{len(mismatches)} verdict(s) differ from expected: {', '.join(mismatches)}", file=sys.stderr)
+    return 1 if mismatches else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command == "list":
+        return _list()
+    profiles.load(args.profile)
+    return _check(args, parser) if args.command == "check" else _ledger(args, parser)

@@ -1,0 +1,658 @@
+"""The search: find an instance that violates a statement, shrink it, certify it in ball arithmetic.
+
+A counterexample is reported only when the violation is *proved* for its instance: both sides are
+re-evaluated in arb ball arithmetic (:data:`theorems.engine.precision.ARB`, python-flint) and the ball of
+``lhs − rhs`` (``rhs − lhs`` for ``>=``) must lie strictly above 0. An undecided ball is retried at
+128, 256, 512 and 1024 bits; still undecided, the instance is *inconclusive* (counted, never a
+counterexample). A side that is ``nan``, ``inf − inf``, or raises, makes the statement *ill-defined*
+at that instance (:class:`IllDefined`), which is never "holds". Statements with their own
+``confirm`` (statistical ones) are confirmed by it instead, and their ``method`` says how.
+
+>>> from theorems import STATEMENTS, refute
+>>> refute(STATEMENTS["corollary1.max-key.upper"], max_examples=50, seed=0) is None
+True
+>>> found = refute(STATEMENTS["corollary1.own-key.upper"], max_examples=200, seed=0)
+>>> found.size, found.method.startswith("arb")
+(2, True)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import importlib
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings, target
+from hypothesis import seed as hypothesis_seed
+
+from theorems.engine import optimiser, precision
+from theorems.engine.precision import ARB, BITS, F64, Undecided, balls
+from theorems.engine.statement import Instance, Statement, jsonable
+from theorems.engine.validation import check_integer
+
+MAX_EXAMPLES = 1_000_000
+"""The largest budget one search accepts: at the search's usual 100–3000 examples/s, a larger one
+would run for hours to years. Use several seeds instead."""
+
+PROGRESS_SECONDS = 5.0
+"""How often a long search calls its ``progress`` callback."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Counterexample:
+    """A certified violation: the instance, both sides at the worst element, and the margin.
+
+    ``method`` says how the violation was certified (ball arithmetic and its precision, an
+    exact infinity, or a statement's own statistical confirmation).
+    """
+
+    statement_id: str
+    instance: Instance
+    lhs: float
+    rhs: float
+    margin: float
+    relative_margin: float
+    size: int
+    method: str
+
+    def to_json(self) -> dict[str, Any]:
+        fields = dataclasses.asdict(self) | {"instance": jsonable(self.instance)}
+        return jsonable(fields)
+
+
+@dataclasses.dataclass(frozen=True)
+class Tightness:
+    """The largest ratio ``lhs/rhs`` (``rhs/lhs`` for ``>=``) the search met, and where.
+
+    A ratio near 1 means the bound is tight on the instances searched; far below 1, loose. It is
+    measured in float64 over instances with both sides finite and the bounding side positive;
+    it is a report, not a certified value.
+
+    >>> Tightness(ratio=0.99998, instance={"L": 2}, lhs=0.5, rhs=0.50001).describe()
+    'tight: 0.99998 at L = 2'
+    """
+
+    ratio: float
+    instance: Instance
+    lhs: float
+    rhs: float
+
+    TIGHT = 0.99
+    """A ratio at or above this is called tight."""
+
+    def describe(self) -> str:
+        if self.ratio >= self.TIGHT:
+            where = ", ".join(f"len({k}) = {len(v)}" if isinstance(v, np.ndarray) and v.ndim else f"{k} = {_short(v)}"
+                              for k, v in self.instance.items() if _short(v) is not None)
+            return f"tight: {self.ratio:.5g} at {where}" if where else f"tight: {self.ratio:.5g}"
+        return f"loose: {self.ratio:.3g} at best"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ratio": self.ratio, "lhs": self.lhs, "rhs": self.rhs, "instance": jsonable(self.instance),
+                "summary": self.describe()}
+
+
+def _short(value) -> str | None:
+    if isinstance(value, np.ndarray):
+        return f"[{len(value)} entries]" if value.ndim else None
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        return f"{float(value):.4g}"
+    return None
+
+
+class IllDefined(ValueError):
+    """A side of a statement has no value at an instance: it is ``nan``, ``inf − inf``, or it raises.
+
+    Not a counterexample and never "holds": ``check`` reports ``found == "ill-defined"``.
+    """
+
+    def __init__(self, statement_id: str, instance: Instance, side: str, reason: str) -> None:
+        self.statement_id, self.instance, self.side, self.reason = statement_id, instance, side, reason
+        super().__init__(f"statement {statement_id!r} is ill-defined at instance {jsonable(instance)!r}: "
+                         f"{side} {reason}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"statement": self.statement_id, "instance": jsonable(self.instance), "side": self.side,
+                "reason": self.reason}
+
+
+@dataclasses.dataclass(frozen=True)
+class SearchReport:
+    """What one search did: how many examples, how long, and what it found.
+
+    ``inconclusive`` counts instances that float64 flagged but ball arithmetic could neither prove
+    nor rule out at 1024 bits; ``ill_defined`` is the first :class:`IllDefined` met, if any.
+    """
+
+    statement_id: str
+    counterexample: Counterexample | None
+    examples: int
+    seconds: float
+    seconds_to_counterexample: float | None
+    float_artefacts: int
+    tightness: Tightness | None = None
+    inconclusive: int = 0
+    ill_defined: IllDefined | None = None
+    optimiser: str = "off"
+    """How the optimiser ran (or why it did not)."""
+
+    @property
+    def examples_per_second(self) -> float:
+        return self.examples / self.seconds if self.seconds > 0 else float("inf")
+
+
+class _Found(Exception):
+    """Raised from one site inside the Hypothesis test: Hypothesis tells failures apart by where."""
+
+    def __init__(self, payload: Counterexample | IllDefined) -> None:
+        super().__init__(getattr(payload, "statement_id", ""))
+        self.payload = payload
+
+
+def worst(statement: Statement, instance: Instance, xp) -> tuple[Any, Any, Any, Any]:
+    """``(lhs, rhs, margin, relative_margin)`` at the element where the relation fails most (float64 or mpmath)."""
+    dtype = float if xp is F64 else object
+    lhs, rhs = (np.atleast_1d(np.asarray(side, dtype=dtype)) for side in statement.sides(instance, xp))
+    lhs, rhs = np.broadcast_arrays(lhs, rhs)
+    margin = np.asarray(statement.violation(lhs, rhs), dtype=dtype)
+    scale = np.asarray(np.maximum(np.abs(lhs), np.abs(rhs)), dtype=dtype)
+    positive = np.asarray(scale > 0, dtype=bool)
+    with np.errstate(all="ignore"):
+        relative = np.asarray(np.where(positive, margin / np.where(positive, scale, 1), 0 * margin), dtype=dtype)
+    ranking = np.nan_to_num(relative, nan=np.inf) if xp is F64 else precision.to_float(relative)
+    at = np.unravel_index(int(np.argmax(ranking)), relative.shape)
+    return lhs[at], rhs[at], margin[at], relative[at]
+
+
+def _kind(ball) -> str:
+    value = ball.arb
+    if value.is_nan():
+        return "nan"
+    if value.is_finite():
+        return "finite"
+    if value.rad() == 0:  # an exact infinity (arb's ±inf points have radius 0)
+        return "+inf" if float(value.mid()) > 0 else "-inf"
+    return "wide"
+
+
+@dataclasses.dataclass(frozen=True)
+class Certificate:
+    """The outcome of certifying one instance: ``status`` is ``"violated"`` (with a counterexample),
+    ``"satisfied"`` (the float64 violation was rounding) or ``"inconclusive"``."""
+
+    status: str
+    counterexample: Counterexample | None = None
+    bits: int = 0
+    detail: str = ""
+
+
+def _side_values(statement: Statement, instance: Instance, side: str):
+    function = statement.lhs if side == "lhs" else statement.rhs
+    values = np.atleast_1d(np.asarray(function(balls(dict(instance)), ARB), dtype=object))
+    return _as_balls(values)  # a side may return a plain constant: it is exact
+
+
+_as_balls = np.frompyfunc(lambda x: x if isinstance(x, precision.Ball) else precision.Ball(x), 1, 1)
+
+
+def certify(statement: Statement, instance: Instance, *, bits: tuple[int, ...] = BITS) -> Certificate:
+    """Prove or rule out the violation at ``instance`` in ball arithmetic, raising precision up to ``bits[-1]``.
+
+    Raises :class:`IllDefined` when a side is ``nan`` (at every precision, and in float64 too),
+    ``inf − inf``, or raises an error other than :class:`~theorems.engine.precision.Undecided`.
+
+    >>> from theorems import STATEMENTS
+    >>> cx = certify(STATEMENTS["corollary1.own-key.upper"], {"q": np.array([1.0]), "keys": np.array([[0.0], [-2.0]]), "T": 1.0})
+    >>> cx.status, cx.counterexample.method.startswith("arb ball arithmetic")
+    ('violated', True)
+    """
+    detail = ""
+    for attempt, working in enumerate(bits):
+        last = attempt == len(bits) - 1
+        with ARB.precision(working), precision.enclosure_notes() as notes:
+            try:
+                values = {side: _side_values(statement, instance, side) for side in ("lhs", "rhs")}
+            except Undecided as error:
+                detail = f"a comparison inside a side is undecided ({error})"
+                continue
+            except Exception as error:  # noqa: BLE001 - a side that raises is ill-defined, named with its error
+                side = _failing_side(statement, instance)
+                if not _raises_in_float(statement, instance, side):
+                    # float64 evaluates it: the side uses an operation balls do not support; not a verdict
+                    return Certificate("inconclusive", bits=working,
+                                       detail=f"{side} cannot be evaluated in balls: {type(error).__name__}: {error}")
+                raise IllDefined(statement.id, instance, side, f"raises {type(error).__name__}: {error}") from error
+            outcome = _decide(statement, instance, values, working, last, notes)
+        if outcome.status != "undecided":
+            return outcome
+        detail = outcome.detail
+    return Certificate("inconclusive", bits=bits[-1], detail=detail)
+
+
+def _failing_side(statement: Statement, instance: Instance) -> str:
+    try:
+        _side_values(statement, instance, "lhs")
+    except Undecided:
+        return "rhs"
+    except Exception:  # noqa: BLE001
+        return "lhs"
+    return "rhs"
+
+
+def _raises_in_float(statement: Statement, instance: Instance, side: str) -> bool:
+    function = statement.lhs if side == "lhs" else statement.rhs
+    with np.errstate(all="ignore"):
+        try:
+            function(instance, F64)
+        except Exception:  # noqa: BLE001
+            return True
+    return False
+
+
+def _float_side(statement: Statement, instance: Instance, side: str):
+    function = statement.lhs if side == "lhs" else statement.rhs
+    with np.errstate(all="ignore"):
+        try:
+            return np.atleast_1d(np.asarray(function(instance, F64), dtype=float))
+        except Exception:  # noqa: BLE001
+            return np.atleast_1d(np.nan)
+
+
+def _decide(statement, instance, values, bits, last, notes) -> Certificate:
+    lhs, rhs = np.broadcast_arrays(values["lhs"], values["rhs"])
+    best = None  # (relative margin, index, lower, upper, margin ball) of the worst certified element
+    undecided = ""
+    for at in np.ndindex(lhs.shape):
+        a, b = lhs[at], rhs[at]
+        kinds = {"lhs": _kind(a), "rhs": _kind(b)}
+        for side, kind in kinds.items():
+            if kind == "nan":
+                if not last and not np.all(np.isnan(_float_side(statement, instance, side))):
+                    undecided = f"{side} is nan at {bits} bits"
+                    continue
+                raise IllDefined(statement.id, instance, side, f"is nan (element {list(at)})")
+        if "nan" in kinds.values():
+            continue
+        if "wide" in kinds.values():
+            undecided = f"a side is an unbounded ball at {bits} bits"
+            continue
+        infinite = [k for k in kinds.values() if k != "finite"]
+        if infinite:
+            if len(infinite) == 2 and kinds["lhs"] == kinds["rhs"]:
+                raise IllDefined(statement.id, instance, "lhs and rhs",
+                                 f"are both {kinds['lhs']} (element {list(at)}): their difference inf − inf is undefined")
+            sign = statement.violation(_infinity(kinds["lhs"], a), _infinity(kinds["rhs"], b))
+            if sign > 0:
+                method = (f"exact: lhs = {kinds['lhs'] if kinds['lhs'] != 'finite' else float(a)}, rhs = "
+                          f"{kinds['rhs'] if kinds['rhs'] != 'finite' else float(b)} in arb, so the violation is +inf")
+                return Certificate("violated", _counterexample(statement, instance, a, b, np.inf, 1.0, method), bits)
+            continue
+        margin = statement.violation(a, b)
+        low, high = margin.lower, margin.upper
+        if low > 0:
+            scale = max(abs(float(a)), abs(float(b)))
+            relative = float(margin) / scale if scale > 0 else 1.0
+            if best is None or relative > best[0]:
+                best = (relative, at, low, high, margin)
+        elif high <= 0:
+            continue
+        else:
+            undecided = f"the violation ball [{low:.3g}, {high:.3g}] contains 0 at {bits} bits"
+    if best is not None:
+        relative, at, low, high, margin = best
+        sign = "lhs − rhs" if statement.relation == "<=" else "rhs − lhs"
+        method = f"arb ball arithmetic, {bits} bits: {sign} ∈ [{low:.6g}, {high:.6g}] > 0"
+        if notes:
+            method += "; " + "; ".join(sorted(set(notes)))
+        cx = _counterexample(statement, instance, lhs[at], rhs[at], float(margin), relative, method)
+        return Certificate("violated", cx, bits)
+    if undecided:
+        return Certificate("undecided", bits=bits, detail=undecided)
+    return Certificate("satisfied", bits=bits)
+
+
+def _infinity(kind: str, ball) -> float:
+    return {"+inf": np.inf, "-inf": -np.inf}.get(kind, float(ball))
+
+
+def _counterexample(statement, instance, lhs, rhs, margin, relative, method) -> Counterexample:
+    return Counterexample(
+        statement_id=statement.id, instance=instance, lhs=_as_float(lhs), rhs=_as_float(rhs), margin=float(margin),
+        relative_margin=float(relative), size=statement.size(instance), method=method)
+
+
+def _as_float(ball) -> float:
+    kind = _kind(ball)
+    return {"+inf": np.inf, "-inf": -np.inf, "nan": np.nan}.get(kind, float(ball))
+
+
+def confirm_in_high_precision(statement: Statement, instance: Instance) -> Counterexample | None:
+    """The certified counterexample at ``instance``, or ``None`` when the violation is rounding or undecided.
+
+    Raises :class:`IllDefined` where a side has no value (see :func:`certify`).
+    """
+    return certify(statement, instance).counterexample
+
+
+def confirmation(statement: Statement):
+    """The statement's own ``confirm``, or the default ball-arithmetic certification."""
+    return statement.confirm or (lambda instance: confirm_in_high_precision(statement, instance))
+
+
+def _float_outcome(statement: Statement, instance: Instance):
+    """``(relative margin, suspicious, ratio, lhs, rhs)`` in float64: whether the float result calls for
+    certification, and the tightness ratio at the element where it is largest (``nan`` when undefined)."""
+    with np.errstate(all="ignore"):
+        try:
+            lhs, rhs = (np.atleast_1d(np.asarray(side, dtype=float)) for side in statement.sides(instance, F64))
+            lhs, rhs = np.broadcast_arrays(lhs, rhs)
+        except Exception:  # noqa: BLE001 - decided in balls: certified, or ill-defined with the side named
+            return -1.0, True, np.nan, np.nan, np.nan
+        margin = statement.violation(lhs, rhs)
+        scale = np.maximum(np.abs(lhs), np.abs(rhs))
+        relative = np.where(scale > 0, margin / np.where(scale > 0, scale, 1), 0 * margin)
+        top, bottom = (lhs, rhs) if statement.relation == "<=" else (rhs, lhs)
+        usable = np.isfinite(top) & np.isfinite(bottom) & (bottom > 0)
+        ratios = np.where(usable, top / np.where(usable, bottom, 1), -np.inf)
+    at = int(np.argmax(ratios))
+    ratio = (float(ratios.flat[at]), float(lhs.flat[at]), float(rhs.flat[at])) if usable.flat[at] else (np.nan,) * 3
+    if not np.all(np.isfinite(lhs) & np.isfinite(rhs)):  # nan and ±inf are decided in balls, never dropped
+        finite = relative[np.isfinite(relative)]
+        return (float(finite.max()) if finite.size else 1.0), True, *ratio
+    worst_relative = float(np.max(relative))
+    return worst_relative, bool(np.max(margin) > 0), *ratio
+
+
+def _settings(max_examples: int | None, seed: int | None) -> settings:
+    base = settings()
+    return settings(
+        base,
+        max_examples=max_examples or base.max_examples,
+        derandomize=base.derandomize and seed is None,
+        database=None,
+        deadline=None,
+        verbosity=Verbosity.quiet,
+        report_multiple_bugs=False,
+        print_blob=False,
+        phases=[Phase.explicit, Phase.generate, Phase.target, Phase.shrink],
+        suppress_health_check=list(HealthCheck),
+    )
+
+
+@contextlib.contextmanager
+def _without_local_constants():
+    """Hypothesis mixes literals harvested from every imported local module into generated data, so
+    one seed draws differently in a test session and on the command line, depending on what
+    happens to be imported. A verdict must not depend on that: the pool is emptied during a
+    search. (Internal API with no public switch; if a Hypothesis release drops it, nothing is done.)"""
+    providers = importlib.import_module("hypothesis.internal.conjecture.providers")
+    original, pool = getattr(providers, "_get_local_constants", None), getattr(providers, "_local_constants", None)
+    cache = getattr(getattr(providers, "CONSTANTS_CACHE", None), "cache", None)
+    if original is None or pool is None or cache is None:
+        yield
+        return
+    empty = type(pool)()
+    providers._get_local_constants = lambda: empty
+    cache.clear()
+    try:
+        yield
+    finally:
+        providers._get_local_constants = original
+        cache.clear()
+
+
+SHRINK_EVALUATIONS = 1000
+"""Candidates evaluated after the first confirmed counterexample; past that, only instances already
+confirmed still fail, so Hypothesis's last replay stays consistent and the shrinker winds down.
+A count, not a time, so that the shrunk counterexample does not depend on the machine's load."""
+
+
+def _check_statement(statement) -> Statement:
+    if not isinstance(statement, Statement):
+        hint = (f"; look it up first: STATEMENTS[{statement!r}]" if isinstance(statement, str) else "")
+        raise TypeError(f"statement must be a Statement, not {type(statement).__name__} {statement!r}{hint}")
+    return statement
+
+
+def check_search_arguments(*, max_examples=None, seed=None, shrink_evaluations=SHRINK_EVALUATIONS) -> None:
+    """The argument checks of :func:`investigate`, :func:`refute`, :func:`check` and :func:`necessity`.
+
+    >>> check_search_arguments(seed=[1, 2])
+    Traceback (most recent call last):
+        ...
+    TypeError: seed=[1, 2] must be an integer, not list (or None for Hypothesis's own choice)
+    """
+    if max_examples is not None:
+        check_integer(max_examples, name="max_examples", min_value=1, max_value=MAX_EXAMPLES,
+                      hint=(f": a larger budget cannot finish (at 100–3000 examples/s, {MAX_EXAMPLES} already takes "
+                            "minutes to hours); run several seeds instead (--seed 0, 1, 2 ...)"))
+    if seed is not None:
+        check_integer(seed, name="seed", min_value=0, hint=" (or None for Hypothesis's own choice)")
+    check_integer(shrink_evaluations, name="shrink_evaluations", min_value=1,
+                  hint=" (candidates evaluated while shrinking a counterexample; the default is "
+                       f"{SHRINK_EVALUATIONS})")
+
+
+def investigate(statement: Statement, *, max_examples: int | None = None, seed: int | None = None,
+                shrink_evaluations: int = SHRINK_EVALUATIONS,
+                progress: Callable[[int, float], None] | None = None, optimise: bool = True) -> SearchReport:
+    """Search for a certified, shrunk counterexample and report what the search did.
+
+    Every float64 violation is certified in ball arithmetic (or by the statement's ``confirm``);
+    the largest ratio of the two sides met is reported as :attr:`SearchReport.tightness`.
+    ``progress(examples, seconds)`` is called every :data:`PROGRESS_SECONDS` on long searches.
+    When Hypothesis finds no counterexample, :mod:`theorems.engine.optimiser` pushes the most promising
+    instances further (``optimise=False`` turns it off); what it finds is certified like the rest,
+    but not shrunk: its size is that of the instance it started from.
+
+    >>> from theorems import STATEMENTS
+    >>> report = investigate(STATEMENTS["lemma1.upper"], max_examples=30, seed=0)
+    >>> report.counterexample is None and 0 < report.tightness.ratio <= 1
+    True
+    """
+    _check_statement(statement)
+    check_search_arguments(max_examples=max_examples, seed=seed, shrink_evaluations=shrink_evaluations)
+    own = statement.confirm
+    counts = {"examples": 0, "artefacts": 0, "after_first": 0, "inconclusive": 0}
+    found_by_key: dict[str, Counterexample | IllDefined] = {}  # replays after the budget stay consistent
+    start = time.perf_counter()
+    first: list[float] = []
+    best: list[Tightness] = []
+    shown = [start]
+
+    def certified(instance: Instance) -> Counterexample | IllDefined | None:
+        try:
+            if own is not None:
+                return own(instance)
+            outcome = certify(statement, instance)
+        except IllDefined as error:
+            return error
+        counts["inconclusive"] += outcome.status == "inconclusive"
+        return outcome.counterexample
+
+    def probe(instance: Instance) -> None:
+        counts["examples"] += 1
+        if progress is not None and time.perf_counter() - shown[0] >= PROGRESS_SECONDS:
+            shown[0] = time.perf_counter()
+            progress(counts["examples"], shown[0] - start)
+        key = repr(jsonable(instance))
+        found = found_by_key.get(key)
+        spent = bool(first) and counts["after_first"] >= shrink_evaluations
+        if found is None and not spent:  # once the budget is spent, new candidates no longer count
+            counts["after_first"] += bool(first)
+            relative, suspicious, ratio, lhs, rhs = _float_outcome(statement, instance)
+            target(relative, label="relative margin")
+            if np.isfinite(ratio) and (not best or ratio > best[0].ratio):
+                best[:] = [Tightness(ratio, instance, lhs, rhs)]
+            if use_optimiser and not first and np.isfinite(ratio):
+                _remember(starts, ratio)
+            found = certified(instance) if suspicious else None
+            counts["artefacts"] += suspicious and found is None
+            if found is not None:
+                first.append(time.perf_counter() - start) if not first else None
+                found_by_key[key] = found
+        if found is not None:
+            raise _Found(found)
+
+    use_optimiser = optimise and own is None and optimiser.available()
+    starts: list[optimiser.Start] = []
+    test = _settings(max_examples or statement.max_examples, seed)(given(statement.instances)(probe))
+    if seed is not None:
+        test = hypothesis_seed(seed)(test)
+    payload = None
+    try:
+        with _without_local_constants():
+            test()
+    except _Found as failure:
+        payload = failure.payload
+    status = "off" if not optimise else "not used (statistical statement)" if own is not None else (
+        "unavailable (this Hypothesis lacks the choice-sequence API)" if not optimiser.available() else "")
+    if payload is None and use_optimiser:
+        payload, spent = _optimise(statement, starts, best, counts, certified)
+        status = f"Nelder–Mead over Hypothesis's float choices, {spent} proposals"
+        if isinstance(payload, Counterexample):
+            first.append(time.perf_counter() - start)
+            payload = dataclasses.replace(payload, method=payload.method + "; found by the optimiser (not shrunk)")
+    return SearchReport(
+        statement_id=statement.id,
+        counterexample=payload if isinstance(payload, Counterexample) else None,
+        examples=counts["examples"], seconds=time.perf_counter() - start,
+        seconds_to_counterexample=first[0] if first else None, float_artefacts=counts["artefacts"],
+        tightness=best[0] if best and payload is None else None, inconclusive=counts["inconclusive"],
+        ill_defined=payload if isinstance(payload, IllDefined) else None, optimiser=status,
+    )
+
+
+def _remember(starts: list, ratio: float) -> None:
+    """Keep the ``optimiser.STARTS`` instances with the largest ratio ``lhs/rhs`` (``rhs/lhs`` for ``>=``;
+    above 1 is a violation), with their choices. The ratio, not the relative margin, so that instances
+    where both sides vanish (margin 0) do not crowd out those near the supremum."""
+    if len(starts) >= optimiser.STARTS and ratio <= min(s.score for s in starts):
+        return
+    recorded = optimiser.record()
+    if recorded is None:
+        return
+    starts.append(optimiser.Start(ratio, *recorded))
+    starts.sort(key=lambda s: -s.score)
+    del starts[optimiser.STARTS:]
+
+
+def _optimise(statement: Statement, starts, best, counts, certified):
+    """Push the best instances with the optimiser; certify every float64 violation it proposes."""
+    found: list = []
+
+    def score(instance) -> float:
+        counts["examples"] += 1
+        relative, suspicious, ratio, lhs, rhs = _float_outcome(statement, instance)
+        if np.isfinite(ratio) and (not best or ratio > best[0].ratio):
+            best[:] = [Tightness(ratio, instance, lhs, rhs)]
+        if suspicious and not found:
+            outcome = certified(instance)
+            if outcome is not None:
+                found.append(outcome)
+            else:
+                counts["artefacts"] += 1
+        return ratio if np.isfinite(ratio) else (np.inf if suspicious else -np.inf)
+
+    spent = optimiser.optimise(statement.instances, starts, score, stop=lambda: bool(found))
+    return (found[0] if found else None), spent
+
+
+def refute(statement: Statement, *, max_examples: int | None = None, seed: int | None = None,
+           shrink_evaluations: int = SHRINK_EVALUATIONS) -> Counterexample | None:
+    """A certified, minimal counterexample to ``statement``, or ``None`` when the search finds none.
+
+    The search is steered with ``hypothesis.target`` toward the smallest slack, shrunk by
+    Hypothesis to a minimal instance, and every candidate is certified in ball arithmetic (or by the
+    statement's own ``confirm``); float artefacts are discarded. Raises :class:`IllDefined` when the
+    search meets an instance where a side has no value.
+    """
+    report = investigate(statement, max_examples=max_examples, seed=seed, shrink_evaluations=shrink_evaluations)
+    if report.ill_defined is not None:
+        raise report.ill_defined
+    return report.counterexample
+
+
+@dataclasses.dataclass(frozen=True)
+class Necessity:
+    """Whether a hypothesis is needed: a certified counterexample once it is broken, or none found."""
+
+    statement_id: str
+    hypothesis: str
+    needed: bool
+    counterexample: Counterexample | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"statement": self.statement_id, "hypothesis": self.hypothesis, "needed": self.needed,
+                "counterexample": self.counterexample.to_json() if self.counterexample else None}
+
+
+def necessity(statement: Statement, hypothesis_name: str, *, max_examples: int | None = None,
+              seed: int | None = None) -> Necessity:
+    """Search over instances that break exactly ``hypothesis_name`` (and satisfy every other one).
+
+    >>> from theorems import STATEMENTS, necessity
+    >>> necessity(STATEMENTS["lemma1.upper"], "length-independent", seed=0).needed
+    True
+    """
+    _check_statement(statement)
+    if not isinstance(hypothesis_name, str):
+        raise TypeError(f"hypothesis_name={hypothesis_name!r} must be a str, one of "
+                        f"{[h.name for h in statement.hypotheses]}")
+    check_search_arguments(max_examples=max_examples, seed=seed)
+    hypothesis = statement.hypothesis(hypothesis_name)
+    if hypothesis.violated_by is None:
+        raise ValueError(f"hypothesis {hypothesis_name!r} of {statement.id!r} has no violating instances to search")
+    probe = dataclasses.replace(statement, instances=hypothesis.violated_by)
+    report = investigate(probe, max_examples=max_examples, seed=seed)
+    found = report.counterexample
+    return Necessity(statement.id, hypothesis_name, found is not None, found)
+
+
+FOUND = ("holds", "refuted", "ill-defined")
+"""What :func:`check` can find: ``"holds"`` (no certified counterexample and no ill-defined instance;
+inconclusive instances are counted in the report), ``"refuted"`` (a certified counterexample) or
+``"ill-defined"`` (a side has no value at some instance; never matches ``expected``)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Verdict:
+    """The verdict of one statement against what it is expected to be."""
+
+    statement_id: str
+    expected: str
+    found: str
+    report: SearchReport
+
+    @property
+    def matches(self) -> bool:
+        return self.expected == self.found
+
+    def to_json(self) -> dict[str, Any]:
+        cx, report = self.report.counterexample, self.report
+        return {
+            "id": self.statement_id, "expected": self.expected, "found": self.found, "matches": self.matches,
+            "examples": report.examples, "seconds": round(report.seconds, 4),
+            "examples_per_second": round(report.examples_per_second, 1),
+            "seconds_to_counterexample": report.seconds_to_counterexample,
+            "float_artefacts": report.float_artefacts, "inconclusive": report.inconclusive,
+            "counterexample": cx.to_json() if cx else None,
+            "tightness": report.tightness.to_json() if report.tightness else None,
+            "ill_defined": report.ill_defined.to_json() if report.ill_defined else None,
+        }
+
+
+def check(statement: Statement, *, max_examples: int | None = None, seed: int | None = None,
+          progress: Callable[[int, float], None] | None = None) -> Verdict:
+    """Run the search and compare its verdict with ``statement.expected`` (see :data:`FOUND`)."""
+    report = investigate(statement, max_examples=max_examples, seed=seed, progress=progress)
+    found = "refuted" if report.counterexample else "ill-defined" if report.ill_defined else "holds"
+    return Verdict(statement.id, statement.expected, found, report)

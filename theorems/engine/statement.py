@@ -1,0 +1,138 @@
+"""A statement of the paper as an immutable value: its hypotheses, both sides, and what we expect.
+
+A statement claims ``lhs(instance) <relation> rhs(instance)`` for every instance its hypotheses
+admit. ``instances`` is a Hypothesis strategy that yields exactly those instances (dicts of named
+values). Both sides are written once against the arithmetic backend ``xp``
+(:mod:`theorems.engine.precision`), so the same formula runs in float64 for the search and in arb ball
+arithmetic for the certification. Sides may be arrays; the relation is then claimed elementwise.
+
+>>> import dataclasses
+>>> from theorems import STATEMENTS
+>>> upper = STATEMENTS["corollary1.max-key.upper"]
+>>> tighter = dataclasses.replace(upper, id="my.tighter", rhs=lambda i, xp: upper.rhs(i, xp) / 2)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable, Mapping
+from typing import Any, Literal
+
+import numpy as np
+from hypothesis.strategies import SearchStrategy
+
+from theorems.engine.precision import to_float
+from theorems.engine.validation import check_integer
+
+Instance = Mapping[str, Any]
+Side = Callable[[Instance, Any], Any]
+RELATIONS = ("<=", ">=")
+VERDICTS = ("holds", "refuted")
+RESULTS = (
+    "lemma1", "corollary1", "theorem1.fixed", "theorem1.random", "corollary2",
+    "theorem2.lower", "theorem2.upper", "theorem2.assumptions", "lemma2", "corollary3",
+)
+_ID = re.compile(r"^[a-z0-9]+(\.[a-z0-9][a-z0-9-]*)*$")
+
+
+@dataclasses.dataclass(frozen=True)
+class Hypothesis:
+    """A named hypothesis; ``violated_by`` yields instances that break exactly this one."""
+
+    name: str
+    text: str
+    violated_by: SearchStrategy | None = None
+
+
+def default_size(instance: Instance) -> int:
+    """The length of the longest array in the instance: what a minimal counterexample minimises."""
+    lengths = [len(v) for v in instance.values() if isinstance(v, np.ndarray) and v.ndim > 0]
+    return max(lengths, default=0)
+
+
+@dataclasses.dataclass(frozen=True)
+class Statement:
+    """One reading of one result of the paper, as an executable predicate.
+
+    ``source`` is ``"P"`` when the formula is the paper's own and ``"R"`` when it was reconstructed
+    (see ``../shared/spec/STATEMENTS.md``). ``confirm``, when given, replaces the default certification
+    in ball arithmetic (statistical statements confirm with a confidence interval instead, and
+    their counterexample's ``method`` says so); it takes the instance and returns a
+    :class:`~theorems.engine.search.Counterexample` or ``None``. Checked at construction: ``lhs``/``rhs``
+    callable, ``hypotheses`` a tuple of :class:`Hypothesis`, ``max_examples`` a positive integer.
+    """
+
+    id: str
+    title: str
+    paper_ref: str
+    reading: str
+    formula: str
+    lhs: Side
+    rhs: Side
+    relation: Literal["<=", ">="]
+    instances: SearchStrategy
+    expected: Literal["holds", "refuted"]
+    reason: str
+    hypotheses: tuple[Hypothesis, ...] = ()
+    source: Literal["P", "R"] = "P"
+    size: Callable[[Instance], int] = default_size
+    confirm: Callable[[Instance], Any] | None = None
+    max_examples: int | None = None
+
+    def __post_init__(self) -> None:
+        if not _ID.match(self.id):
+            raise ValueError(f"id={self.id!r} must look like 'lemma1.reading' (lower case, dots)")
+        if self.relation not in RELATIONS:
+            raise ValueError(f"relation={self.relation!r} must be one of {RELATIONS}")
+        if self.expected not in VERDICTS:
+            raise ValueError(f"expected={self.expected!r} must be one of {VERDICTS}")
+        if self.source not in ("P", "R"):
+            raise ValueError(f"source={self.source!r} must be 'P' (paper) or 'R' (reconstructed)")
+        if not isinstance(self.instances, SearchStrategy):
+            raise TypeError(f"instances must be a Hypothesis strategy, not {type(self.instances).__name__}")
+        for name in ("lhs", "rhs", "size"):
+            if not callable(getattr(self, name)):
+                raise TypeError(f"{name}={getattr(self, name)!r} must be a function (instance, xp) -> value")
+        if self.confirm is not None and not callable(self.confirm):
+            raise TypeError(f"confirm={self.confirm!r} must be None or a function (instance) -> Counterexample | None")
+        if not isinstance(self.hypotheses, tuple) or not all(isinstance(h, Hypothesis) for h in self.hypotheses):
+            raise TypeError(f"hypotheses={self.hypotheses!r} must be a tuple of Hypothesis values")
+        if self.max_examples is not None:
+            check_integer(self.max_examples, name="max_examples", min_value=1, max_value=1_000_000)
+        names = [h.name for h in self.hypotheses]
+        if len(set(names)) != len(names):
+            raise ValueError(f"hypothesis names of {self.id!r} repeat: {names}")
+
+    def hypothesis(self, name: str) -> Hypothesis:
+        for hypothesis in self.hypotheses:
+            if hypothesis.name == name:
+                return hypothesis
+        known = ", ".join(repr(h.name) for h in self.hypotheses) or "none"
+        raise ValueError(f"{self.id!r} has no hypothesis named {name!r}; it has {known}")
+
+    def sides(self, instance: Instance, xp) -> tuple[Any, Any]:
+        return self.lhs(instance, xp), self.rhs(instance, xp)
+
+    def violation(self, lhs, rhs):
+        """Elementwise amount by which the relation fails (positive means violated)."""
+        return lhs - rhs if self.relation == "<=" else rhs - lhs
+
+
+def jsonable(value: Any) -> Any:
+    """A JSON-ready view of an instance value: arrays become lists, objects their name."""
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, np.ndarray):
+        return to_float(value).tolist() if value.dtype.kind in "fO" else value.tolist()
+    if isinstance(value, (tuple, list)):
+        return [jsonable(v) for v in value]
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    if isinstance(value, (int, np.integer)):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        return float(value)
+    if value is None or isinstance(value, str):
+        return value
+    return getattr(value, "name", None) or repr(value)

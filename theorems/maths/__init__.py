@@ -1,0 +1,1 @@
+"""The attention mathematics: normalisers, Jacobians and the quantities each result bounds."""

@@ -1,0 +1,1 @@
+"""The paper's results as statements, one sub-package per result, and its proofs as derivations."""

@@ -21,7 +21,7 @@ import torch
 
 from theorems.engine.validation import check_integer
 
-REPOSITORY = Path(__file__).resolve().parents[1]
+REPOSITORY = Path(__file__).resolve().parents[2]  # empirical/heads/text.py -> the checkout
 SHARED = REPOSITORY / ".." / "shared"
 """``../shared`` next to the repository (development and CI only; a user's machine has none)."""
 

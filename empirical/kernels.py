@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from theorems.maths.batches import check_mask, top_n_mask
+from theorems.engine.validation import check_mask
+from theorems.maths.batches import top_n_mask
 
 CACHE_ENTRIES = 1 << 20
 """Entries of the largest gathered ``[pairs, L]`` slice (8 MiB): the fallback rows stay cache-sized."""
@@ -108,7 +109,6 @@ def fixed_bound(alpha, x, n: int, *, center: str = "normalised", mask=None, tabl
         far[hh, cc, kk] = np.max(np.where(rest[hh, cc], rows_of_table, -np.inf), axis=-1)
     d1 = np.sqrt(np.maximum(np.max(np.where(np.isfinite(far), own + far, 0.0), axis=-1), 0.0))  # [H, C]
     mass = np.sum(np.where(chosen, alpha, 0.0), axis=-1)  # [H, C]
-    x_heads = x[:, 0]  # [H, L, d]
     if center == "normalised":
         s = np.matmul(np.where(chosen, alpha, 0.0)[..., None, :], x)[..., 0, :]  # [H, C, d] the reference's GEMV
         safe = np.where(mass > 0, mass, 1.0)

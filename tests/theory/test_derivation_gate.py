@@ -1,6 +1,5 @@
 """A derivation is gated link by link: the first failing link is named, with a certified counterexample."""
 
-import numpy as np
 import pytest
 from hypothesis import strategies as st
 

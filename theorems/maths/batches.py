@@ -2,6 +2,7 @@
 valid keys; the top-``n`` selection. ``alpha [..., L]``, leading dimensions are heads, queries, ...
 
 >>> import numpy as np
+>>> from theorems.engine.validation import check_mask
 >>> valid = check_mask(None, (2, 3))
 >>> top_n_order(np.array([[0.2, 0.4, 0.4], [0.5, 0.1, 0.4]]), valid, 2).tolist()
 [[1, 2], [0, 2]]
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from theorems.engine.validation import check_array, check_mask, check_top_n  # check_mask: imported from here too
+from theorems.engine.validation import check_array, check_top_n
 
 
 def _check_selection(alpha, valid, n) -> tuple[np.ndarray, np.ndarray, int]:

@@ -41,9 +41,9 @@ from typing import Any
 import numpy as np
 from scipy.stats import norm as _normal
 
-from theorems.maths.batches import check_mask, check_n, is_torch, like, to_numpy, top_n_mask, top_n_order
-from theorems.engine.validation import (check_choice, check_integer, check_number, check_seed, check_weights, check_work,
-                                 float_resolution)
+from theorems.engine.validation import (check_choice, check_integer, check_mask, check_number, check_seed,
+                                        check_weights, check_work, float_resolution)
+from theorems.maths.batches import check_n, is_torch, like, to_numpy, top_n_mask, top_n_order
 
 READINGS = ("sum", "norm")
 CENTERS = ("normalised", "max-norm")

@@ -33,9 +33,9 @@ import dataclasses
 
 import numpy as np
 
-from theorems.maths.batches import check_mask, check_n, like, to_numpy, top_n_order
-from theorems.engine.validation import (check_array, check_integer, check_number, check_parameter, check_positive, check_seed,
-                                 check_top_n, check_weights)
+from theorems.engine.validation import (check_array, check_integer, check_mask, check_number, check_parameter,
+                                        check_positive, check_seed, check_top_n, check_weights)
+from theorems.maths.batches import check_n, like, to_numpy, top_n_order
 
 EXPONENTS = {"2M^2": 2.0, "16M^2": 16.0}
 """The two readings of the upper bound's exponent: ``−(ξ − r)²/(c·M²)`` with ``c`` = 2 or 16."""

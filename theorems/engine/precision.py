@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import numbers
+from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
 
@@ -417,15 +418,7 @@ def balls(value: Any) -> Any:
     >>> balls({"T": 0.1, "n": 2})["T"].arb.is_exact()
     True
     """
-    if isinstance(value, np.ndarray) and value.dtype.kind == "f":
-        return np.array([_ball(_arb(float(v))) for v in value.ravel()], dtype=object).reshape(value.shape).view(BallArray)
-    if isinstance(value, (float, np.floating)):
-        return _ball(_arb(float(value)))
-    if isinstance(value, dict):
-        return {key: balls(item) for key, item in value.items()}
-    if isinstance(value, (tuple, list)):
-        return type(value)(balls(item) for item in value)
-    return value
+    return _convert_floats(value, lambda x: _ball(_arb(x)), array=lambda a: a.view(BallArray))
 
 
 def lift(value: Any) -> Any:
@@ -434,14 +427,20 @@ def lift(value: Any) -> Any:
     Integers, strings, normalisers and other values are returned unchanged; mappings, tuples
     and lists are converted item by item.
     """
+    return _convert_floats(value, mpmath.mpf)
+
+
+def _convert_floats(value: Any, convert: Callable[[float], Any], *, array: Callable = lambda a: a) -> Any:
+    """``value`` with every float and float array entry passed through ``convert`` (float arrays become
+    object arrays, then ``array(result)``); mappings, tuples and lists item by item, the rest unchanged."""
     if isinstance(value, np.ndarray) and value.dtype.kind == "f":
-        return np.array([mpmath.mpf(float(v)) for v in value.ravel()], dtype=object).reshape(value.shape)
+        return array(np.array([convert(float(v)) for v in value.ravel()], dtype=object).reshape(value.shape))
     if isinstance(value, (float, np.floating)):
-        return mpmath.mpf(float(value))
+        return convert(float(value))
     if isinstance(value, dict):
-        return {key: lift(item) for key, item in value.items()}
+        return {key: _convert_floats(item, convert, array=array) for key, item in value.items()}
     if isinstance(value, (tuple, list)):
-        return type(value)(lift(item) for item in value)
+        return type(value)(_convert_floats(item, convert, array=array) for item in value)
     return value
 
 

@@ -87,10 +87,13 @@ def _check(args, parser) -> int:
             extra = f", counterexample after {report.seconds_to_counterexample:.2f} s" if report.counterexample else ""
             extra += f", {report.tightness.describe()}" if report.tightness else ""
             extra += f", {report.inconclusive} inconclusive" if report.inconclusive else ""
+            extra += f", {report.candidate_count} uncertified candidates" if report.candidate_count else ""
             print(f"{status:<8} {statement.id:<45} expected {verdict.expected:<7} found {verdict.found:<11} "
                   f"({report.examples} examples, {report.examples_per_second:.0f}/s{extra})", flush=True)
             if report.ill_defined is not None:
                 print(f"         {report.ill_defined}", flush=True)
+            if report.candidates:
+                print(f"         {report.candidates[0].describe()}", flush=True)
     mismatches = [v.statement_id for v in verdicts if not v.matches]
     if args.json:
         print(json.dumps({"seed": args.seed, "verdicts": [v.to_json() for v in verdicts],

@@ -33,7 +33,7 @@ from typing import Any, Literal
 from hypothesis.strategies import SearchStrategy
 
 from theorems.engine.search import Counterexample, Verdict, check
-from theorems.engine.statement import VERDICTS, Hypothesis, Side, Statement
+from theorems.engine.statement import VERDICTS, Hypothesis, Side, Statement, jsonable
 
 LINK_RELATIONS = ("<=", ">=", "=")
 _SYMBOL = {"<=": "≤", ">=": "≥", "=": "="}
@@ -327,6 +327,10 @@ def describe_verdict(statement: Statement, verdict: Verdict, *, expected: str | 
         lines.append("counterexample " + describe_counterexample(cx).replace("\n", "\n  "))
     elif ill is not None:
         lines.append(f"ill-defined: {ill}")
+    elif getattr(verdict.report, "candidates", ()):
+        candidate = verdict.report.candidates[0]
+        lines.append(f"{verdict.report.candidate_count} float64 violation(s) far above rounding that ball arithmetic "
+                     f"could not certify; the first, at {jsonable(candidate.instance)}:\n  {candidate.describe()}")
     elif verdict.found == "holds" and getattr(verdict.report, "tightness", None) is not None:
         lines.append(describe_tightness(verdict.report.tightness))
     return "\n".join(lines)

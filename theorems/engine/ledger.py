@@ -70,6 +70,8 @@ def _evidence(verdict: Verdict) -> str:
                                 "exact infinity" if method.startswith("exact") else method.split(",")[0])
     if report.ill_defined is not None:
         return f"{report.ill_defined.side}: {report.ill_defined.reason}"
+    if report.candidates:
+        return f"{report.candidate_count} candidate(s), not certified: {report.candidates[0].reason}"
     return report.tightness.describe() if report.tightness else "—"
 
 
@@ -93,6 +95,8 @@ def section(entry: Entry) -> str:
              f"- Expected: **{s.expected}** — {s.reason}",
              f"- Found: **{v.found}** ({v.report.examples} examples"
              + (f", {v.report.float_artefacts} float artefacts discarded" if v.report.float_artefacts else "")
+             + (f", {v.report.certified} certified violations" if v.report.certified else "")
+             + (f", {v.report.candidate_count} uncertified candidates" if v.report.candidate_count else "")
              + (f", {v.report.inconclusive} instances inconclusive at 1024 bits" if v.report.inconclusive else "") + ")"]
     if v.report.tightness is not None:
         t = v.report.tightness
@@ -102,6 +106,8 @@ def section(entry: Entry) -> str:
         lines.append(f"- Ill-defined: {v.report.ill_defined}")
     if v.report.counterexample:
         lines.append(f"- Minimal counterexample: {_counterexample(v.report.counterexample)}")
+    for candidate in v.report.candidates[:1]:
+        lines.append(f"- Candidate at {describe_instance(candidate.instance)}: {candidate.describe()}")
     for h in s.hypotheses:
         probe = next((n for n in entry.necessities if n.hypothesis == h.name), None)
         if v.found == "refuted":
@@ -124,6 +130,9 @@ def render(entries: list[Entry], *, seed: int, max_examples: int | None) -> str:
               "and tightness witnesses below may differ with it). Formulas marked [R] are reconstructed from the paper's prose (see `../shared/spec/STATEMENTS.md`); "
               "every counterexample below was certified before being reported: in arb ball arithmetic (the ball of "
               "the violation lies strictly above 0) unless its `certified:` note names a statistical confirmation. "
+              "A float64 violation far above rounding that balls cannot certify is a *candidate* (found "
+              "**candidate**, which never matches the expected verdict); only rounding-level residue is counted "
+              "as inconclusive (`docs/soundness.md`). "
               "Tightness is the largest ratio lhs/rhs (rhs/lhs for ≥) the search met, in float64.", "",
               table(entries), ""]
     from theorems.statements.proofs import ledger_section  # each proof step by step: first failing / loosest step (issue 13)

@@ -24,6 +24,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import decimal
 import functools
 import numbers
 from collections.abc import Callable
@@ -110,13 +111,38 @@ class Undecided(ArithmeticError):
     """
 
 
+class NoBallForm(ArithmeticError):
+    """An operation that would leave ball arithmetic: it has no sound ball form here.
+
+    Raised instead of silently handing back a float64 (``float()`` of a ball that is not an exact
+    double, ``math.exp(ball)``, ``int()`` of a ball that is not an exact integer,
+    ``np.asarray(balls, float)``) or a numpy/scipy function that has no ball form (its name is in the
+    message). The certifier never certifies from such a side: the float64 violation becomes a
+    *candidate* counterexample with this reason (``docs/soundness.md``).
+
+    >>> import math
+    >>> math.exp(Ball(flint.arb(1) / 3))
+    Traceback (most recent call last):
+        ...
+    theorems.engine.precision.NoBallForm: float() of [0.333333333333333 +/- 3.71e-16] has no ball form here: it would drop the ball's radius (float(), math.*, np.asarray(..., float) call it); compute with xp (xp.exp, xp.log, ...) or numpy on the ball array
+    """
+
+    def __init__(self, operation: str, why: str = "") -> None:
+        self.operation = operation
+        super().__init__(f"{operation} has no ball form here" + (f": {why}" if why else ""))
+
+
 class Ball:
     """A real number known to lie in a ball ``[mid ± rad]`` (python-flint's ``arb``), with sound comparisons.
 
     ``arb``'s own comparisons return ``False`` when the balls overlap, so ``np.max`` of two overlapping
     balls would silently pick one; a :class:`Ball` comparison is ``True`` or ``False`` only when it is
-    certain and raises :class:`Undecided` otherwise. Arithmetic with ints, floats and numpy scalars is
-    exact on the way in (every float64 is an exact ``arb``).
+    certain and raises :class:`Undecided` otherwise. Ints are exact on the way in; a float met in
+    arithmetic comes from a side's code (instance values are made exact balls first, by :func:`balls`),
+    so it carries its rounding error: ``0.1`` is the ball ``0.1 ± 1 ulp``, which holds 1/10 (a float
+    whose shortest decimal form is its exact value, like ``0.5`` or ``2.0``, stays exact).
+    ``float(ball)`` works only when the ball is exactly one double (an instance value), and raises
+    :class:`NoBallForm` otherwise, never a silent float.
 
     >>> a = Ball(flint.arb(1) / 3)
     >>> bool(a * 3 <= 2)
@@ -169,7 +195,48 @@ class Ball:
         return self != 0
 
     def __float__(self) -> float:
-        return float(self.arb.mid())
+        return _exact_double(self.arb, "float()")
+
+    def __int__(self) -> int:
+        return _exact_integer(self.arb, "int()")
+
+    def __index__(self) -> int:
+        return _exact_integer(self.arb, "an index (operator.index)")
+
+    def __complex__(self):
+        raise NoBallForm(f"complex() of {self.arb}", "a statement's sides are real")
+
+    def __trunc__(self):
+        return _exact_integer(self.arb, "math.trunc()")
+
+    def __floor__(self):
+        raise NoBallForm(f"math.floor() of {self.arb}", "it is discontinuous; not supported on balls")
+
+    def __ceil__(self):
+        raise NoBallForm(f"math.ceil() of {self.arb}", "it is discontinuous; not supported on balls")
+
+    def __round__(self, ndigits=None):
+        raise NoBallForm(f"round() of {self.arb}", "it is discontinuous; not supported on balls")
+
+    # numpy's object loops call these methods by name (np.exp on an object array of balls)
+    def exp(self): return _ball(self.arb.exp())
+    def expm1(self): return _ball(self.arb.expm1())
+    def log(self): return _log(self)
+    def log1p(self): return _ball(self.arb.log1p()) if not (self.arb + 1).is_zero() else _ball(flint.arb.neg_inf())
+    def log2(self): return _ball(_arb(_log(self)) / flint.arb(2).log())
+    def log10(self): return _ball(_arb(_log(self)) / flint.arb(10).log())
+    def sqrt(self): return _sqrt(self)
+    def sin(self): return _ball(self.arb.sin())
+    def cos(self): return _ball(self.arb.cos())
+    def tan(self): return _ball(self.arb.tan())
+    def tanh(self): return _ball(self.arb.tanh())
+    def sinh(self): return _ball(self.arb.sinh())
+    def cosh(self): return _ball(self.arb.cosh())
+    def arctan(self): return _ball(self.arb.atan())
+    def arcsin(self): return _ball(self.arb.asin())
+    def arccos(self): return _ball(self.arb.acos())
+    def arcsinh(self): return _ball(self.arb.asinh())
+    def conjugate(self): return self
 
     def __repr__(self) -> str:
         return f"Ball({self.arb})"
@@ -201,10 +268,49 @@ def _operate(operation, mine, other):
 
 
 def _power(base, exponent):
-    # an integer power of a ball containing negative numbers is defined (arb's real power is not)
+    # an integer power of a ball containing negative numbers (or 0) is defined, though arb's power of a
+    # ball whose midpoint is 0 is nan (python-flint 0.9): repeated products instead
     if exponent.is_exact() and exponent.is_integer() and abs(float(exponent.mid())) <= 64:
-        return base ** int(float(exponent.mid()))
+        return _integer_power(base, int(float(exponent.mid())))
     return base ** exponent
+
+
+def _integer_power(base, n: int):
+    if n < 0:
+        return 1 / _integer_power(base, -n)
+    result, square = flint.arb(1), abs(base) if n % 2 == 0 else base  # an even power is >= 0
+    while n:
+        if n & 1:
+            result = result * square
+        square, n = square * square, n >> 1
+    return result
+
+
+def _exact_double(value, operation: str) -> float:
+    """The double a ball stands for when it is exactly one double; :class:`NoBallForm` otherwise."""
+    if value.is_exact() and value.is_finite():
+        double = float(value.mid())
+        if flint.arb(double) == value:
+            return double
+    raise NoBallForm(f"{operation} of {value}", "it would drop the ball's radius (float(), math.*, np.asarray(..., "
+                                                "float) call it); compute with xp (xp.exp, xp.log, ...) or numpy on "
+                                                "the ball array")
+
+
+def _exact_integer(value, operation: str) -> int:
+    if value.is_exact() and value.is_integer():
+        return int(value.unique_fmpz())
+    raise NoBallForm(f"{operation} of {value}", "the ball is not one exact integer")
+
+
+def midpoint(value: Any) -> float:
+    """The float64 nearest to a ball's midpoint (or ``float(value)``): for reports and ranking only, never
+    for a verdict."""
+    if isinstance(value, Ball):
+        return float(value.arb.mid())
+    if isinstance(value, flint.arb):
+        return float(value.mid())
+    return float(value)
 
 
 def _outward(bound, direction: float) -> float:
@@ -222,17 +328,40 @@ def _arb(value: Any):
     if isinstance(value, (int, np.integer)):
         return flint.arb(int(value))
     if isinstance(value, (float, np.floating)):
-        value = float(value)
-        if value != value:
-            return flint.arb.nan()
-        if value in (np.inf, -np.inf):
-            return flint.arb.pos_inf() if value > 0 else flint.arb.neg_inf()
-        return flint.arb(value)  # exact: every float64 is a dyadic rational
+        return _constant(value)
     if isinstance(value, str):
         return _arb(float(value)) if value.strip().lower() in ("inf", "+inf", "-inf", "nan") else flint.arb(value)
     if isinstance(value, np.ndarray) and value.ndim == 0:
         return _arb(value.item())
     raise TypeError(f"cannot make a ball of {type(value).__name__} {value!r}")
+
+
+def _exact(value: float):
+    """A float64 as the exact ball of its binary value (instance values: every double is a dyadic rational)."""
+    value = float(value)
+    if value != value:
+        return flint.arb.nan()
+    if value in (np.inf, -np.inf):
+        return flint.arb.pos_inf() if value > 0 else flint.arb.neg_inf()
+    return flint.arb(value)
+
+
+def _constant(value):
+    """A float met inside ball arithmetic: it comes from a side's code, so it means its decimal value
+    (``0.1`` means 1/10) or a rounded result (``np.sqrt(2)``); it becomes a ball of radius one ulp, which
+    holds both. A float whose shortest decimal form is exactly its binary value (``0.5``, ``2.0``, ``3.0``)
+    stays exact. Instance values never come here: :func:`balls` makes them exact first."""
+    return _constant_of(float(value), float(np.spacing(np.abs(value))) if isinstance(value, np.floating) else None)
+
+
+@functools.lru_cache(maxsize=4096)
+def _constant_of(value: float, spacing: float | None):
+    if value != value or value in (np.inf, -np.inf) or value == 0:
+        return _exact(value)
+    if decimal.Decimal(repr(value)) == decimal.Decimal(value):
+        return flint.arb(value)
+    ulp = spacing if spacing is not None else float(np.spacing(abs(value)))
+    return flint.arb(value, ulp)
 
 
 def _ball(value) -> Ball:
@@ -306,7 +435,7 @@ def _ball_spectral_norm(matrix) -> Ball:
     matrix = np.asarray(matrix, dtype=object)
     if matrix.ndim != 2 or matrix.size == 0:
         raise ValueError(f"spectral_norm needs a non-empty matrix, got shape {matrix.shape}")
-    approx = np.asarray([[float(x) for x in row] for row in matrix], dtype=float)
+    approx = np.asarray([[midpoint(x) for x in row] for row in matrix], dtype=float)
     entries = [[_arb(x) for x in row] for row in matrix]
     if not np.all(np.isfinite(approx)):
         return _ball(flint.arb.nan())
@@ -363,50 +492,16 @@ def _bits(bits: int):
         flint.ctx.prec = saved
 
 
-class BallArray(np.ndarray):
-    """An object array of :class:`Ball` values on which ``np.maximum``/``np.minimum`` (and so ``np.max``,
-    ``np.min``, ``np.clip``-style code) are *sound*: they return the ball of the exact max/min without
-    deciding which element it is. Every other ufunc runs as on a plain object array, whose comparisons
-    raise :class:`Undecided` when unsure (``np.sort``, ``np.argsort``, ``np.where(a > b, ...)``)."""
+def _ballarray():
+    from theorems.engine import ballarray  # imported late: it builds on this module
 
-    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        ufunc = _SOUND.get(ufunc, ufunc)
-        inputs = tuple(x.view(np.ndarray) if isinstance(x, BallArray) else x for x in inputs)
-        if "out" in kwargs:
-            kwargs["out"] = tuple(x.view(np.ndarray) if isinstance(x, BallArray) else x for x in kwargs["out"])
-        if ufunc in _SOUND.values() and "initial" in kwargs:
-            kwargs["initial"] = _ball(_arb(kwargs["initial"]))
-        if ufunc in _SOUND.values() and method == "reduce":
-            return _wrap(_reduce_axes(ufunc, inputs[0], **kwargs))
-        return _wrap(getattr(ufunc, method)(*inputs, **kwargs))
+    return ballarray
 
 
-def _reduce_axes(ufunc, array, axis=0, keepdims=False, **kwargs):
-    """``ufunc.reduce`` over several axes (a Python-level ufunc reduces over one): move them last, flatten them."""
-    array = np.asarray(array, dtype=object)
-    axes = tuple(range(array.ndim)) if axis is None else (axis,) if np.isscalar(axis) else tuple(axis)
-    axes = tuple(sorted(a % array.ndim for a in axes))
-    rest = [a for a in range(array.ndim) if a not in axes]
-    moved = np.transpose(array, rest + list(axes)).reshape([array.shape[a] for a in rest] + [-1])
-    result = ufunc.reduce(moved, axis=-1, **kwargs)
-    if keepdims:
-        result = np.asarray(result, dtype=object).reshape([1 if a in axes else array.shape[a] for a in range(array.ndim)])
-    return result
-
-
-def _wrap(result):
-    if isinstance(result, tuple):
-        return tuple(_wrap(r) for r in result)
-    if isinstance(result, np.ndarray) and result.dtype == object and not isinstance(result, BallArray):
-        return result.view(BallArray)
-    return result
-
-
-_SOUND = {
-    np.maximum: np.frompyfunc(lambda a, b: _ball(_arb(a).max(_arb(b))), 2, 1),
-    np.minimum: np.frompyfunc(lambda a, b: _ball(_arb(a).min(_arb(b))), 2, 1),
-}
-_SOUND[np.fmax], _SOUND[np.fmin] = _SOUND[np.maximum], _SOUND[np.minimum]
+def __getattr__(name: str):
+    if name == "BallArray":  # it lives in theorems.engine.ballarray; importable from here as before
+        return _ballarray().BallArray
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def balls(value: Any) -> Any:
@@ -418,7 +513,7 @@ def balls(value: Any) -> Any:
     >>> balls({"T": 0.1, "n": 2})["T"].arb.is_exact()
     True
     """
-    return _convert_floats(value, lambda x: _ball(_arb(x)), array=lambda a: a.view(BallArray))
+    return _convert_floats(value, lambda x: _ball(_exact(x)), array=lambda a: a.view(_ballarray().BallArray))
 
 
 def lift(value: Any) -> Any:
@@ -447,5 +542,8 @@ def _convert_floats(value: Any, convert: Callable[[float], Any], *, array: Calla
 def to_float(value: Any) -> Any:
     """The float64 view of a (possibly mpmath) scalar or array, for reports."""
     if isinstance(value, np.ndarray):
-        return np.array([float(v) for v in value.ravel()], dtype=float).reshape(value.shape)
-    return float(value)
+        return np.array([midpoint(v) for v in value.ravel()], dtype=float).reshape(value.shape)
+    return midpoint(value)
+
+
+from theorems.engine import ballarray as _ballarray_module  # noqa: E402,F401 - installs the numpy/scipy ball forms

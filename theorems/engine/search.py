@@ -29,8 +29,9 @@ import numpy as np
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings, target
 from hypothesis import seed as hypothesis_seed
 
-from theorems.engine import optimiser, precision
-from theorems.engine.precision import ARB, BITS, F64, Undecided, balls
+from theorems.engine import optimiser, precision, sides
+from theorems.engine.precision import ARB, BITS, F64, MP, NoBallForm, Undecided, balls, lift
+from theorems.engine.sides import SideError
 from theorems.engine.statement import Instance, Statement, jsonable
 from theorems.engine.validation import check_integer
 
@@ -66,6 +67,50 @@ class Counterexample:
     relative_margin: float
     size: int
     method: str
+
+    def to_json(self) -> dict[str, Any]:
+        fields = dataclasses.asdict(self) | {"instance": jsonable(self.instance)}
+        return jsonable(fields)
+
+
+CANDIDATE_MARGIN = 1e-8
+"""A float64 violation that ball arithmetic cannot certify is a *candidate* counterexample when its relative
+margin ``(lhs − rhs)/max(|lhs|, |rhs|)`` is at least this (and a high-precision re-evaluation, where the side
+allows one, does not bring it below): far above float64 rounding (about 1e-16 per operation). Below it, the
+instance is rounding-level residue and only counted as inconclusive."""
+
+HIGH_PRECISION_DIGITS = 110
+"""Decimal digits of the mpmath re-evaluation of a candidate (not a proof: mpmath rounds like float64, only
+far less)."""
+
+CANDIDATES_KEPT = 5
+"""How many candidates a report keeps (all are counted)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Candidate:
+    """A float64 violation far above rounding that was not certified: not a proof, but a failed gate.
+
+    ``reason`` says why balls could not decide it (a function with no ball form, a side that called
+    ``float()``, a comparison still undecided at 1024 bits); ``high_precision_margin`` is the margin
+    re-evaluated with mpmath at :data:`HIGH_PRECISION_DIGITS` digits, ``None`` where the side cannot run there.
+    """
+
+    statement_id: str
+    instance: Instance
+    lhs: float
+    rhs: float
+    margin: float
+    relative_margin: float
+    high_precision_margin: float | None
+    reason: str
+
+    def describe(self) -> str:
+        high = ("not computable" if self.high_precision_margin is None
+                else f"{self.high_precision_margin:.6g} at {HIGH_PRECISION_DIGITS} digits")
+        return (f"candidate counterexample (not certified): lhs = {self.lhs!r}, rhs = {self.rhs!r}, float64 margin "
+                f"{self.margin:.6g} (relative {self.relative_margin:.3g}), high-precision margin {high}; "
+                f"not certified because {self.reason}")
 
     def to_json(self) -> dict[str, Any]:
         fields = dataclasses.asdict(self) | {"instance": jsonable(self.instance)}
@@ -136,8 +181,11 @@ class IllDefined(ValueError):
 class SearchReport:
     """What one search did: how many examples, how long, and what it found.
 
-    ``inconclusive`` counts instances that float64 flagged but ball arithmetic could neither prove
-    nor rule out at 1024 bits; ``ill_defined`` is the first :class:`IllDefined` met, if any.
+    ``certified`` counts the certified violations met; ``candidates`` holds the first
+    :data:`CANDIDATES_KEPT` float64 violations far above rounding that balls could not certify
+    (:class:`Candidate`; ``candidate_count`` counts them all); ``inconclusive`` counts the rounding-level
+    ones that balls could neither prove nor rule out at 1024 bits; ``ill_defined`` is the first
+    :class:`IllDefined` met, if any.
     """
 
     statement_id: str
@@ -151,6 +199,9 @@ class SearchReport:
     ill_defined: IllDefined | None = None
     optimiser: str = "off"
     """How the optimiser ran (or why it did not)."""
+    certified: int = 0
+    candidates: tuple[Candidate, ...] = ()
+    candidate_count: int = 0
 
     @property
     def examples_per_second(self) -> float:
@@ -168,7 +219,8 @@ class _Found(Exception):
 def worst(statement: Statement, instance: Instance, xp) -> tuple[Any, Any, Any, Any]:
     """``(lhs, rhs, margin, relative_margin)`` at the element where the relation fails most (float64 or mpmath)."""
     dtype = float if xp is F64 else object
-    lhs, rhs = (np.atleast_1d(np.asarray(side, dtype=dtype)) for side in statement.sides(instance, xp))
+    lhs, rhs = (np.atleast_1d(np.asarray(sides.evaluate(statement, side, instance, xp), dtype=dtype))
+                for side in ("lhs", "rhs"))
     lhs, rhs = np.broadcast_arrays(lhs, rhs)
     margin = np.asarray(statement.violation(lhs, rhs), dtype=dtype)
     scale = np.asarray(np.maximum(np.abs(lhs), np.abs(rhs)), dtype=dtype)
@@ -187,7 +239,7 @@ def _kind(ball) -> str:
     if value.is_finite():
         return "finite"
     if value.rad() == 0:  # an exact infinity (arb's ±inf points have radius 0)
-        return "+inf" if float(value.mid()) > 0 else "-inf"
+        return "+inf" if precision.midpoint(value) > 0 else "-inf"
     return "wide"
 
 
@@ -200,11 +252,13 @@ class Certificate:
     counterexample: Counterexample | None = None
     bits: int = 0
     detail: str = ""
+    bound: float = np.inf
+    """For an undecided instance: a proved upper bound on the relative violation ``(lhs − rhs)/max(|lhs|, |rhs|)``
+    (``inf`` when balls could not bound it). Below :data:`CANDIDATE_MARGIN` the instance is rounding-level."""
 
 
 def _side_values(statement: Statement, instance: Instance, side: str):
-    function = statement.lhs if side == "lhs" else statement.rhs
-    values = np.atleast_1d(np.asarray(function(balls(dict(instance)), ARB), dtype=object))
+    values = np.atleast_1d(np.asarray(sides.evaluate(statement, side, balls(dict(instance)), ARB), dtype=object))
     return _as_balls(values)  # a side may return a plain constant: it is exact
 
 
@@ -222,27 +276,29 @@ def certify(statement: Statement, instance: Instance, *, bits: tuple[int, ...] =
     >>> cx.status, cx.counterexample.method.startswith("arb ball arithmetic")
     ('violated', True)
     """
-    detail = ""
+    detail, bound = "", np.inf
     for attempt, working in enumerate(bits):
         last = attempt == len(bits) - 1
         with ARB.precision(working), precision.enclosure_notes() as notes:
             try:
                 values = {side: _side_values(statement, instance, side) for side in ("lhs", "rhs")}
             except Undecided as error:
-                detail = f"a comparison inside a side is undecided ({error})"
+                detail = f"a comparison inside a side is undecided at 1024 bits ({error})"
                 continue
+            except SideError:
+                raise
             except Exception as error:  # noqa: BLE001 - a side that raises is ill-defined, named with its error
                 side = _failing_side(statement, instance)
                 if not _raises_in_float(statement, instance, side):
                     # float64 evaluates it: the side uses an operation balls do not support; not a verdict
-                    return Certificate("inconclusive", bits=working,
-                                       detail=f"{side} cannot be evaluated in balls: {type(error).__name__}: {error}")
+                    why = str(error) if isinstance(error, NoBallForm) else f"{type(error).__name__}: {error}"
+                    return Certificate("inconclusive", bits=working, detail=f"{side} cannot be evaluated in balls: {why}")
                 raise IllDefined(statement.id, instance, side, f"raises {type(error).__name__}: {error}") from error
             outcome = _decide(statement, instance, values, working, last, notes)
         if outcome.status != "undecided":
             return outcome
-        detail = outcome.detail
-    return Certificate("inconclusive", bits=bits[-1], detail=detail)
+        detail, bound = outcome.detail, outcome.bound
+    return Certificate("inconclusive", bits=bits[-1], detail=detail, bound=bound)
 
 
 def _failing_side(statement: Statement, instance: Instance) -> str:
@@ -250,6 +306,8 @@ def _failing_side(statement: Statement, instance: Instance) -> str:
         _side_values(statement, instance, "lhs")
     except Undecided:
         return "rhs"
+    except SideError:
+        raise
     except Exception:  # noqa: BLE001
         return "lhs"
     return "rhs"
@@ -277,20 +335,20 @@ def _float_side(statement: Statement, instance: Instance, side: str):
 def _decide(statement, instance, values, bits, last, notes) -> Certificate:
     lhs, rhs = np.broadcast_arrays(values["lhs"], values["rhs"])
     best = None  # (relative margin, index, lower, upper, margin ball) of the worst certified element
-    undecided = ""
+    undecided, bound = "", 0.0
     for at in np.ndindex(lhs.shape):
         a, b = lhs[at], rhs[at]
         kinds = {"lhs": _kind(a), "rhs": _kind(b)}
         for side, kind in kinds.items():
             if kind == "nan":
                 if not last and not np.all(np.isnan(_float_side(statement, instance, side))):
-                    undecided = f"{side} is nan at {bits} bits"
+                    undecided, bound = f"{side} is nan at {bits} bits", np.inf
                     continue
                 raise IllDefined(statement.id, instance, side, f"is nan (element {list(at)})")
         if "nan" in kinds.values():
             continue
         if "wide" in kinds.values():
-            undecided = f"a side is an unbounded ball at {bits} bits"
+            undecided, bound = f"a side is an unbounded ball at {bits} bits", np.inf
             continue
         infinite = [k for k in kinds.values() if k != "finite"]
         if infinite:
@@ -299,36 +357,39 @@ def _decide(statement, instance, values, bits, last, notes) -> Certificate:
                                  f"are both {kinds['lhs']} (element {list(at)}): their difference inf − inf is undefined")
             sign = statement.violation(_infinity(kinds["lhs"], a), _infinity(kinds["rhs"], b))
             if sign > 0:
-                method = (f"exact: lhs = {kinds['lhs'] if kinds['lhs'] != 'finite' else float(a)}, rhs = "
-                          f"{kinds['rhs'] if kinds['rhs'] != 'finite' else float(b)} in arb, so the violation is +inf")
+                method = (f"exact: lhs = {kinds['lhs'] if kinds['lhs'] != 'finite' else precision.midpoint(a)}, rhs = "
+                          f"{kinds['rhs'] if kinds['rhs'] != 'finite' else precision.midpoint(b)} in arb, so the "
+                          "violation is +inf")
                 return Certificate("violated", _counterexample(statement, instance, a, b, np.inf, 1.0, method), bits)
             continue
         margin = statement.violation(a, b)
         low, high = margin.lower, margin.upper
         if low > 0:
-            scale = max(abs(float(a)), abs(float(b)))
-            relative = float(margin) / scale if scale > 0 else 1.0
+            scale = max(abs(precision.midpoint(a)), abs(precision.midpoint(b)))
+            relative = precision.midpoint(margin) / scale if scale > 0 else 1.0
             if best is None or relative > best[0]:
                 best = (relative, at, low, high, margin)
         elif high <= 0:
             continue
         else:
             undecided = f"the violation ball [{low:.3g}, {high:.3g}] contains 0 at {bits} bits"
+            scale = max(abs(a).lower, abs(b).lower)  # the exact sides are at least this large
+            bound = max(bound, high / scale if scale > 0 else np.inf)
     if best is not None:
         relative, at, low, high, margin = best
         sign = "lhs − rhs" if statement.relation == "<=" else "rhs − lhs"
         method = f"arb ball arithmetic, {bits} bits: {sign} ∈ [{low:.6g}, {high:.6g}] > 0"
         if notes:
             method += "; " + "; ".join(sorted(set(notes)))
-        cx = _counterexample(statement, instance, lhs[at], rhs[at], float(margin), relative, method)
+        cx = _counterexample(statement, instance, lhs[at], rhs[at], precision.midpoint(margin), relative, method)
         return Certificate("violated", cx, bits)
     if undecided:
-        return Certificate("undecided", bits=bits, detail=undecided)
+        return Certificate("undecided", bits=bits, detail=undecided, bound=bound)
     return Certificate("satisfied", bits=bits)
 
 
 def _infinity(kind: str, ball) -> float:
-    return {"+inf": np.inf, "-inf": -np.inf}.get(kind, float(ball))
+    return {"+inf": np.inf, "-inf": -np.inf}.get(kind, precision.midpoint(ball))
 
 
 def _counterexample(statement, instance, lhs, rhs, margin, relative, method) -> Counterexample:
@@ -339,7 +400,7 @@ def _counterexample(statement, instance, lhs, rhs, margin, relative, method) -> 
 
 def _as_float(ball) -> float:
     kind = _kind(ball)
-    return {"+inf": np.inf, "-inf": -np.inf, "nan": np.nan}.get(kind, float(ball))
+    return {"+inf": np.inf, "-inf": -np.inf, "nan": np.nan}.get(kind, precision.midpoint(ball))
 
 
 def confirm_in_high_precision(statement: Statement, instance: Instance) -> Counterexample | None:
@@ -360,8 +421,11 @@ def _float_outcome(statement: Statement, instance: Instance):
     certification, and the tightness ratio at the element where it is largest (``nan`` when undefined)."""
     with np.errstate(all="ignore"):
         try:
-            lhs, rhs = (np.atleast_1d(np.asarray(side, dtype=float)) for side in statement.sides(instance, F64))
+            lhs, rhs = (np.atleast_1d(np.asarray(sides.evaluate(statement, side, instance, F64, timed=True), dtype=float))
+                        for side in ("lhs", "rhs"))
             lhs, rhs = np.broadcast_arrays(lhs, rhs)
+        except SideError:
+            raise
         except Exception:  # noqa: BLE001 - decided in balls: certified, or ill-defined with the side named
             return -1.0, True, np.nan, np.nan, np.nan
         margin = statement.violation(lhs, rhs)
@@ -497,7 +561,9 @@ def investigate(statement: Statement, *, max_examples: int | None = None, seed: 
     _check_statement(statement)
     check_search_arguments(max_examples=max_examples, seed=seed, shrink_evaluations=shrink_evaluations)
     own = statement.confirm
-    counts = {"examples": 0, "artefacts": 0, "after_first": 0, "inconclusive": 0}
+    counts = {"examples": 0, "artefacts": 0, "after_first": 0, "inconclusive": 0, "certified": 0, "candidates": 0}
+    candidates: list[Candidate] = []
+    stopped: list[SideError] = []  # a side whose value or cost cannot be checked ends the search at once
     found_by_key: dict[str, Counterexample | IllDefined] = {}  # replays after the budget stay consistent
     start = time.perf_counter()
     first: list[float] = []
@@ -511,10 +577,24 @@ def investigate(statement: Statement, *, max_examples: int | None = None, seed: 
             outcome = certify(statement, instance)
         except IllDefined as error:
             return error
-        counts["inconclusive"] += outcome.status == "inconclusive"
+        counts["certified"] += outcome.status == "violated"
+        if outcome.status == "inconclusive":
+            candidate = candidate_at(statement, instance, outcome.detail) if outcome.bound >= CANDIDATE_MARGIN else None
+            counts["candidates" if candidate else "inconclusive"] += 1
+            if candidate is not None and len(candidates) < CANDIDATES_KEPT:
+                candidates.append(candidate)
         return outcome.counterexample
 
     def probe(instance: Instance) -> None:
+        if stopped:
+            raise _Found(stopped[0])
+        try:
+            examine(instance)
+        except SideError as error:
+            stopped.append(error)
+            raise _Found(error) from None
+
+    def examine(instance: Instance) -> None:
         counts["examples"] += 1
         if progress is not None and time.perf_counter() - shown[0] >= PROGRESS_SECONDS:
             shown[0] = time.perf_counter()
@@ -550,6 +630,8 @@ def investigate(statement: Statement, *, max_examples: int | None = None, seed: 
             test()
     except _Found as failure:
         payload = failure.payload
+    if stopped:
+        raise stopped[0]
     status = "off" if not optimise else "not used (statistical statement)" if own is not None else (
         "unavailable (this Hypothesis lacks the choice-sequence API)" if not optimiser.available() else "")
     if payload is None and use_optimiser:
@@ -558,14 +640,57 @@ def investigate(statement: Statement, *, max_examples: int | None = None, seed: 
         if isinstance(payload, Counterexample):
             first.append(time.perf_counter() - start)
             payload = dataclasses.replace(payload, method=payload.method + "; found by the optimiser (not shrunk)")
+    if stopped:
+        raise stopped[0]
+    tightness = best[0] if best and payload is None else None
+    if tightness is not None and not candidates and tightness.ratio > 1:
+        # every ratio above 1 was a float64 violation that balls showed to be rounding (or rounding-level
+        # residue they could not settle): the bound is met with equality there, not exceeded
+        tightness = dataclasses.replace(tightness, ratio=1.0)
     return SearchReport(
         statement_id=statement.id,
         counterexample=payload if isinstance(payload, Counterexample) else None,
         examples=counts["examples"], seconds=time.perf_counter() - start,
         seconds_to_counterexample=first[0] if first else None, float_artefacts=counts["artefacts"],
-        tightness=best[0] if best and payload is None else None, inconclusive=counts["inconclusive"],
+        tightness=tightness, inconclusive=counts["inconclusive"],
         ill_defined=payload if isinstance(payload, IllDefined) else None, optimiser=status,
+        certified=counts["certified"], candidates=tuple(candidates), candidate_count=counts["candidates"],
     )
+
+
+def candidate_at(statement: Statement, instance: Instance, reason: str) -> Candidate | None:
+    """The :class:`Candidate` at an instance balls could not decide, or ``None`` when its float64 violation is
+    rounding-level (relative margin below :data:`CANDIDATE_MARGIN`, in float64 or at high precision)."""
+    with np.errstate(all="ignore"):
+        try:
+            lhs, rhs, margin, relative = worst(statement, instance, F64)
+        except SideError:
+            raise
+        except Exception:  # noqa: BLE001 - a float64 side that raises is decided in balls (ill-defined)
+            return None
+    if not np.isfinite(relative) or relative < CANDIDATE_MARGIN:
+        return None
+    high = _high_precision_margin(statement, instance)
+    if high is not None and high[1] < CANDIDATE_MARGIN:
+        return None
+    return Candidate(statement_id=statement.id, instance=instance, lhs=float(lhs), rhs=float(rhs), margin=float(margin),
+                     relative_margin=float(relative), high_precision_margin=None if high is None else high[0],
+                     reason=reason or "ball arithmetic could not decide it")
+
+
+def _high_precision_margin(statement: Statement, instance: Instance) -> tuple[float, float] | None:
+    """``(margin, relative margin)`` re-evaluated with mpmath at :data:`HIGH_PRECISION_DIGITS` digits, or
+    ``None`` where a side cannot run on mpmath numbers."""
+    import mpmath
+
+    try:
+        with mpmath.workdps(HIGH_PRECISION_DIGITS), np.errstate(all="ignore"):
+            _, _, margin, relative = worst(statement, lift(dict(instance)), MP)
+            return float(margin), float(relative)
+    except SideError:
+        raise
+    except Exception:  # noqa: BLE001 - np.linalg, scipy and float() do not run on mpmath numbers
+        return None
 
 
 def _remember(starts: list, ratio: float) -> None:
@@ -654,10 +779,12 @@ def necessity(statement: Statement, hypothesis_name: str, *, max_examples: int |
     return Necessity(statement.id, hypothesis_name, found is not None, found)
 
 
-FOUND = ("holds", "refuted", "ill-defined")
-"""What :func:`check` can find: ``"holds"`` (no certified counterexample and no ill-defined instance;
-inconclusive instances are counted in the report), ``"refuted"`` (a certified counterexample) or
-``"ill-defined"`` (a side has no value at some instance; never matches ``expected``)."""
+FOUND = ("holds", "refuted", "ill-defined", "candidate")
+"""What :func:`check` can find: ``"holds"`` (no certified counterexample, no candidate and no ill-defined
+instance; rounding-level inconclusive instances are counted in the report), ``"refuted"`` (a certified
+counterexample), ``"ill-defined"`` (a side has no value at some instance; never matches ``expected``) or
+``"candidate"`` (float64 violations far above rounding that balls could not certify: the bound is not
+shown to hold, nor proved false; never matches ``expected``, so the gate fails and says why)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -681,6 +808,8 @@ class Verdict:
             "examples_per_second": round(report.examples_per_second, 1),
             "seconds_to_counterexample": report.seconds_to_counterexample,
             "float_artefacts": report.float_artefacts, "inconclusive": report.inconclusive,
+            "certified": report.certified, "candidates": report.candidate_count,
+            "candidate": report.candidates[0].to_json() if report.candidates else None,
             "counterexample": cx.to_json() if cx else None,
             "tightness": report.tightness.to_json() if report.tightness else None,
             "ill_defined": report.ill_defined.to_json() if report.ill_defined else None,
@@ -691,5 +820,6 @@ def check(statement: Statement, *, max_examples: int | None = None, seed: int | 
           progress: Callable[[int, float], None] | None = None) -> Verdict:
     """Run the search and compare its verdict with ``statement.expected`` (see :data:`FOUND`)."""
     report = investigate(statement, max_examples=max_examples, seed=seed, progress=progress)
-    found = "refuted" if report.counterexample else "ill-defined" if report.ill_defined else "holds"
+    found = ("refuted" if report.counterexample else "ill-defined" if report.ill_defined
+             else "candidate" if report.candidate_count else "holds")
     return Verdict(statement.id, statement.expected, found, report)

@@ -79,6 +79,8 @@ class Statement:
     size: Callable[[Instance], int] = default_size
     confirm: Callable[[Instance], Any] | None = None
     max_examples: int | None = None
+    side_seconds: float | None = None
+    """The limit on one float64 call of a side (default :data:`theorems.engine.sides.SIDE_SECONDS`)."""
 
     def __post_init__(self) -> None:
         if not _ID.match(self.id):
@@ -100,6 +102,9 @@ class Statement:
             raise TypeError(f"hypotheses={self.hypotheses!r} must be a tuple of Hypothesis values")
         if self.max_examples is not None:
             check_integer(self.max_examples, name="max_examples", min_value=1, max_value=1_000_000)
+        if self.side_seconds is not None and (isinstance(self.side_seconds, bool) or not isinstance(
+                self.side_seconds, (int, float)) or not 0 < self.side_seconds < float("inf")):
+            raise ValueError(f"side_seconds={self.side_seconds!r} must be a positive number of seconds (or None)")
         names = [h.name for h in self.hypotheses]
         if len(set(names)) != len(names):
             raise ValueError(f"hypothesis names of {self.id!r} repeat: {names}")

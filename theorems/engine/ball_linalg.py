@@ -1,0 +1,193 @@
+"""``np.linalg`` on ball arrays: certified enclosures from python-flint's ``arb_mat``/``acb_mat``.
+
+:class:`~theorems.engine.ballarray.BallArray` routes ``np.linalg.norm``, ``eigvalsh``, ``eigvals``, ``det``,
+``solve`` and ``inv`` here (NEP 18). Every result is a ball array holding the exact value; a result the
+working precision cannot pin down (eigenvalues that cannot be isolated, a matrix not provably invertible)
+raises :class:`~theorems.engine.precision.Undecided`, so that the certifier retries at a higher precision;
+a form not covered raises :class:`~theorems.engine.precision.NoBallForm`.
+
+>>> from theorems.engine.precision import balls
+>>> a = balls(np.array([[3.0, 0.0], [4.0, 0.0]]))
+>>> norm(a, 2).arb.contains(5), norm(a, "fro").arb.contains(5), norm(a[:, 0]).arb.contains(5)
+(True, True, True)
+"""
+
+from __future__ import annotations
+
+import functools
+
+import flint
+import numpy as np
+
+from theorems.engine.precision import NoBallForm, Undecided, _arb, _ball, _ball_spectral_norm
+
+_DOC = "see docs/soundness.md"
+
+
+def _entries(matrix) -> np.ndarray:
+    matrix = np.asarray(matrix, dtype=object)
+    return matrix.view(np.ndarray) if type(matrix) is not np.ndarray else matrix
+
+
+def _balls(values, shape=None) -> np.ndarray:
+    result = np.empty(len(values), dtype=object)
+    result[:] = [_ball(v) for v in values]
+    return result.reshape(shape) if shape is not None else result
+
+
+def _arb_mat(matrix) -> "flint.arb_mat":
+    matrix = _entries(matrix)
+    if matrix.ndim != 2:
+        raise NoBallForm(f"np.linalg on an array of shape {matrix.shape}", "only single matrices (2-D) have a ball form")
+    return flint.arb_mat([[_arb(x) for x in row] for row in matrix])
+
+
+def _from_arb_mat(matrix: "flint.arb_mat") -> np.ndarray:
+    return _balls([x for row in matrix.tolist() for x in row], (matrix.nrows(), matrix.ncols()))
+
+
+def _hull(low, high):
+    return low.union(high)
+
+
+def _order_statistics(enclosures: list) -> list:
+    """The k-th smallest of the exact values, for every k: it lies between the k-th smallest lower end
+    and the k-th smallest upper end, without deciding which enclosure is which."""
+    lowers = sorted(e.lower() for e in enclosures)  # exact points: arb's comparisons of points are decided
+    uppers = sorted(e.upper() for e in enclosures)
+    return [_hull(low, high) for low, high in zip(lowers, uppers)]
+
+
+def _symmetric_eigenvalues(matrix: "flint.arb_mat") -> list:
+    try:
+        values = flint.acb_mat(matrix).eig(multiple=True)
+    except (ValueError, ZeroDivisionError) as error:
+        raise Undecided(f"eigenvalues not isolated at {flint.ctx.prec} bits ({error})") from None
+    return _order_statistics([v.real for v in values])  # a symmetric matrix has real eigenvalues
+
+
+def eigvalsh(a, UPLO="L"):
+    """Eigenvalues of the symmetric matrix whose ``UPLO`` triangle is ``a``'s (as numpy), ascending."""
+    entries = _entries(a)
+    n = entries.shape[0] if entries.ndim == 2 else -1
+    if entries.ndim != 2 or entries.shape[1] != n:
+        raise NoBallForm(f"np.linalg.eigvalsh of an array of shape {entries.shape}", "only one square matrix")
+    pick = (lambda i, j: entries[max(i, j), min(i, j)]) if UPLO == "L" else (lambda i, j: entries[min(i, j), max(i, j)])
+    symmetric = flint.arb_mat([[_arb(pick(i, j)) for j in range(n)] for i in range(n)])
+    return _balls(_symmetric_eigenvalues(symmetric))
+
+
+def eigvals(a):
+    """Eigenvalues of a real matrix, when each is certified real: the enclosures are isolated and none
+    meets the mirror image of another (a real matrix's eigenvalues come in conjugate pairs)."""
+    matrix = _arb_mat(a)
+    if matrix.nrows() != matrix.ncols():
+        raise NoBallForm("np.linalg.eigvals of a non-square matrix", _DOC)
+    try:
+        values = flint.acb_mat(matrix).eig()
+    except (ValueError, ZeroDivisionError) as error:
+        raise Undecided(f"eigenvalues not isolated at {flint.ctx.prec} bits ({error})") from None
+    for k, value in enumerate(values):
+        if any(other.overlaps(value.conjugate()) for j, other in enumerate(values) if j != k):
+            raise NoBallForm("np.linalg.eigvals of a matrix whose eigenvalues are not certified real",
+                             "repeated or complex eigenvalues; for a symmetric matrix use np.linalg.eigvalsh")
+    return _balls([v.real for v in values])
+
+
+def det(a):
+    return _ball(_arb_mat(a).det())
+
+
+def _checked(operation, name: str):
+    try:
+        return operation()
+    except ZeroDivisionError as error:
+        raise Undecided(f"np.linalg.{name}: the matrix is not provably invertible at {flint.ctx.prec} bits "
+                        f"({error})") from None
+
+
+def inv(a):
+    return _from_arb_mat(_checked(lambda: _arb_mat(a).inv(), "inv"))
+
+
+def solve(a, b):
+    right = _entries(b)
+    column = right.ndim == 1
+    solution = _from_arb_mat(_checked(lambda: _arb_mat(a).solve(_arb_mat(right.reshape(-1, 1) if column else right)),
+                                      "solve"))
+    return solution[:, 0] if column else solution
+
+
+def _nonnegative_root(total):
+    return total.nonnegative_part().sqrt()  # a sum of squares is >= 0 exactly, whatever rounding reached
+
+
+def _vector_norm(values: list, ord):
+    if ord is None or ord == 2:
+        return _nonnegative_root(sum((x * x for x in values), flint.arb(0)))
+    if ord == np.inf:
+        return functools.reduce(flint.arb.max, (abs(x) for x in values))
+    if ord == -np.inf:
+        return functools.reduce(flint.arb.min, (abs(x) for x in values))
+    if ord == 1:
+        return sum((abs(x) for x in values), flint.arb(0))
+    if isinstance(ord, (int, float, np.integer, np.floating)) and ord > 0:
+        p = flint.arb(ord)
+        return sum((abs(x) ** p for x in values), flint.arb(0)) ** (1 / p)
+    raise NoBallForm(f"np.linalg.norm(ord={ord!r}) of a vector", _DOC)
+
+
+def _spectral(matrix: "flint.arb_mat"):
+    gram = matrix.transpose() * matrix
+    try:
+        largest = _symmetric_eigenvalues(gram)[-1]
+    except Undecided:  # a rigorous, wider enclosure instead (Frobenius and √(‖J‖₁‖J‖∞) above, ‖Jv‖/‖v‖ below)
+        return _ball_spectral_norm(_from_arb_mat(matrix)).arb
+    return _nonnegative_root(largest)
+
+
+def _matrix_norm(matrix: "flint.arb_mat", ord):
+    rows = matrix.tolist()
+    if ord is None or ord == "fro":
+        return _vector_norm([x for row in rows for x in row], 2)
+    if ord in (1, -1):
+        sums = [sum((abs(row[j]) for row in rows), flint.arb(0)) for j in range(matrix.ncols())]
+        return functools.reduce(flint.arb.max if ord == 1 else flint.arb.min, sums)
+    if ord in (np.inf, -np.inf):
+        sums = [sum((abs(x) for x in row), flint.arb(0)) for row in rows]
+        return functools.reduce(flint.arb.max if ord == np.inf else flint.arb.min, sums)
+    if ord == 2:
+        return _spectral(matrix)
+    raise NoBallForm(f"np.linalg.norm(ord={ord!r}) of a matrix", _DOC)
+
+
+def norm(x, ord=None, axis=None, keepdims=False):
+    """``np.linalg.norm`` in balls: vectors (any ``ord`` > 0, ±∞), matrices (``'fro'``, ±1, 2, ±∞)."""
+    array = _entries(x)
+    if axis is None:
+        if ord is not None and array.ndim not in (1, 2):
+            raise NoBallForm(f"np.linalg.norm(ord={ord!r}) of a {array.ndim}-D array", "as numpy: ord needs 1-D or 2-D")
+        axis = tuple(range(array.ndim)) if ord is None else (0,) if array.ndim == 1 else (0, 1)
+        if ord is None:
+            array, axis = array.reshape(-1), (0,)
+    axes = (axis,) if np.isscalar(axis) else tuple(axis)
+    axes = tuple(a % array.ndim for a in axes)
+    rest = [a for a in range(array.ndim) if a not in axes]
+    moved = np.transpose(array, rest + list(axes))
+    outer = moved.shape[:len(rest)]
+    flat = moved.reshape((-1,) + moved.shape[len(rest):])
+    if len(axes) == 1:
+        values = [_vector_norm([_arb(v) for v in item], ord) for item in flat]
+    elif len(axes) == 2:
+        values = [_matrix_norm(_arb_mat(item), ord) for item in flat]
+    else:
+        raise NoBallForm(f"np.linalg.norm over axes {axis}", "one or two axes only")
+    result = _balls(values, outer)
+    if keepdims:
+        result = result.reshape([1 if a in axes else array.shape[a] for a in range(array.ndim)])
+    return result[()] if result.ndim == 0 else result
+
+
+FUNCTIONS = {np.linalg.norm: norm, np.linalg.eigvalsh: eigvalsh, np.linalg.eigvals: eigvals, np.linalg.det: det,
+             np.linalg.inv: inv, np.linalg.solve: solve}
+"""The ``np.linalg`` functions with a ball form, keyed by numpy's function."""

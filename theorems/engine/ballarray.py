@@ -1,0 +1,237 @@
+"""Ball arrays: numpy's and scipy's everyday functions on balls, soundly, or a :class:`NoBallForm` error.
+
+:func:`~theorems.engine.precision.balls` turns an instance's float arrays into :class:`BallArray` views
+of :class:`~theorems.engine.precision.Ball` objects, so that a side written with plain numpy runs in ball
+arithmetic through numpy's protocols (NEP 13 ``__array_ufunc__``, NEP 18 ``__array_function__``):
+
+- ufuncs: ``+ - * / **``, ``exp log sqrt expm1 log1p log2 log10 sin cos tan tanh sinh cosh arctan
+  arcsin arccos arcsinh abs square reciprocal negative``; ``maximum``/``minimum`` (and so ``np.max``,
+  ``np.min``, ``np.clip``) are sound ball maxima; comparisons and ``np.sort``/``argmax``/``where(a > b)``
+  are certain or raise :class:`~theorems.engine.precision.Undecided`; ``isfinite``/``isnan``/``isinf``;
+  scipy.special's ``expit``, ``log_expit``, ``logit``, ``xlogy``, ``entr``, ``rel_entr`` (so
+  ``scipy.special.softmax``, ``log_softmax`` and ``logsumexp`` work too);
+- linear algebra (:mod:`theorems.engine.ball_linalg`): ``np.linalg.norm`` (vectors: any ``ord``;
+  matrices: ``'fro'``, 1, 2, ∞), ``eigvalsh``, ``eigvals`` (of symmetric matrices), ``det``, ``solve``, ``inv``;
+- anything else that would turn a ball into a float (another ufunc, another ``np.linalg`` function)
+  raises :class:`~theorems.engine.precision.NoBallForm` naming it.
+
+>>> import scipy.special
+>>> from theorems.engine.precision import balls
+>>> p = scipy.special.softmax(balls(np.array([0.0, 1.0])))
+>>> type(p).__name__, p.sum().arb.contains(1)
+('BallArray', True)
+>>> np.linalg.eigvalsh(balls(np.array([[2.0, 1.0], [1.0, 2.0]])))[1].arb.contains(3)
+True
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+from theorems.engine import ball_linalg
+from theorems.engine.precision import ARB, Ball, NoBallForm, _arb, _ball, _log
+
+_maximum = np.frompyfunc(lambda a, b: _ball(_arb(a).max(_arb(b))), 2, 1)
+_minimum = np.frompyfunc(lambda a, b: _ball(_arb(a).min(_arb(b))), 2, 1)
+
+
+def _unary(function):
+    return np.frompyfunc(lambda x: function(x if isinstance(x, Ball) else Ball(x)), 1, 1)
+
+
+def _predicate(test):
+    return lambda x: np.vectorize(lambda v: test(_arb(v)), otypes=[bool])(np.asarray(x, dtype=object))
+
+
+def _expit(x):
+    return 1 / (1 + (-x).exp())
+
+
+def _log_expit(x):
+    # log(1/(1+e^{-x})) = -log1p(e^{-x}), finite for every real x
+    return -(-x).exp().log1p()
+
+
+def _xlogy(x, y):
+    x, y = Ball(x) if not isinstance(x, Ball) else x, Ball(y) if not isinstance(y, Ball) else y
+    if x.arb.is_zero():
+        return _ball(x.arb * 0)
+    return x * _log(y)
+
+
+def _entr(x):
+    return -_xlogy(x, x)
+
+
+def _rel_entr(x, y):
+    return _xlogy(x, y / x) if not _arb(x).is_zero() else _ball(_arb(y) * 0)
+
+
+def _sound_ufuncs() -> dict:
+    """The ufuncs replaced on ball arrays, keyed by the numpy/scipy ufunc."""
+    table = {np.maximum: _maximum, np.minimum: _minimum, np.fmax: _maximum, np.fmin: _minimum,
+             np.square: np.frompyfunc(lambda x: x * x if not isinstance(x, Ball) else x ** 2, 1, 1),
+             np.reciprocal: np.frompyfunc(lambda x: 1 / x, 1, 1),
+             np.isfinite: _predicate(lambda a: a.is_finite()),
+             np.isnan: _predicate(lambda a: a.is_nan()),
+             np.isinf: _predicate(lambda a: not a.is_finite() and not a.is_nan())}
+    clip = getattr(np, "_core", getattr(np, "core", None)).umath.clip
+    table[clip] = np.frompyfunc(lambda x, low, high: _ball(_arb(x).max(_arb(low)).min(_arb(high))), 3, 1)
+    table[np.logaddexp] = np.frompyfunc(lambda a, b: _log(Ball(a).exp() + Ball(b).exp()), 2, 1)
+    for name in ("exp", "expm1", "log", "log1p", "log2", "log10", "sqrt", "sin", "cos", "tan", "tanh", "sinh", "cosh",
+                 "arctan", "arcsin", "arccos", "arcsinh"):
+        table[getattr(np, name)] = _unary(getattr(Ball, name))
+    try:
+        import scipy.special as special
+    except ImportError:  # scipy is optional: without it there is nothing of it to intercept
+        return table
+    table[special.expit] = _unary(_expit)
+    table[special.log_expit] = _unary(_log_expit)
+    table[special.logit] = _unary(lambda p: _log(p / (1 - p)))
+    table[special.xlogy] = np.frompyfunc(_xlogy, 2, 1)
+    table[special.entr] = _unary(_entr)
+    table[special.rel_entr] = np.frompyfunc(_rel_entr, 2, 1)
+    return table
+
+
+_SOUND = _sound_ufuncs()
+_REDUCING = {np.maximum, np.minimum, np.fmax, np.fmin}
+# ufuncs that numpy's object loops already run soundly on balls (arithmetic and certain-or-Undecided comparisons)
+_NATIVE = {np.add, np.subtract, np.multiply, np.true_divide, np.divide, np.power, np.negative, np.positive,
+           np.absolute, np.less, np.less_equal, np.greater, np.greater_equal, np.equal, np.not_equal,
+           np.logical_and, np.logical_or, np.logical_not, np.conjugate, np.matmul}
+
+
+class BallArray(np.ndarray):
+    """An object array of :class:`~theorems.engine.precision.Ball` values on which numpy and scipy
+    compute soundly (see the module's docstring), or raise :class:`NoBallForm` naming the function."""
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        if ufunc not in _SOUND and ufunc not in _NATIVE and not _python_level(ufunc):
+            raise NoBallForm(f"{_name(ufunc)}", "it has no ball form in this suite (see docs/soundness.md)")
+        sound = _SOUND.get(ufunc)
+        inputs = tuple(x.view(np.ndarray) if isinstance(x, BallArray) else x for x in inputs)
+        if "out" in kwargs:
+            kwargs["out"] = tuple(x.view(np.ndarray) if isinstance(x, BallArray) else x for x in kwargs["out"])
+        if sound is None:
+            return _wrap(getattr(ufunc, method)(*inputs, **kwargs))
+        if ufunc in _REDUCING:
+            if "initial" in kwargs:
+                kwargs["initial"] = _ball(_arb(kwargs["initial"]))
+            if method == "reduce":
+                return _wrap(_reduce_axes(sound, inputs[0], **kwargs))
+        elif method != "__call__":
+            raise NoBallForm(f"{_name(ufunc)}.{method}", "only plain calls of it have a ball form")
+        if ufunc in (np.isfinite, np.isnan, np.isinf):
+            return sound(inputs[0])
+        return _wrap(getattr(sound, method)(*inputs, **kwargs))
+
+    def __array_function__(self, func, types, args, kwargs):
+        replacement = ball_linalg.FUNCTIONS.get(func)
+        if replacement is not None:
+            return _wrap(replacement(*args, **kwargs))
+        module = getattr(func, "__module__", "") or ""
+        if module.startswith("numpy.linalg"):
+            raise NoBallForm(f"np.linalg.{func.__name__}", "it has no ball form in this suite (see docs/soundness.md)")
+        return super().__array_function__(func, types, args, kwargs)
+
+
+def _python_level(ufunc) -> bool:
+    # np.frompyfunc / np.vectorize ufuncs run Python code on each ball, where any float escape raises
+    return ufunc.__name__.endswith("(vectorized)")
+
+
+def _name(ufunc) -> str:
+    return f"np.{ufunc.__name__}" if getattr(np, ufunc.__name__, None) is ufunc else f"scipy.special.{ufunc.__name__}"
+
+
+def holds_balls(value) -> bool:
+    """Whether ``value`` is a ball or an array of balls (what the ball forms below take)."""
+    if isinstance(value, (Ball, BallArray)):
+        return True
+    return isinstance(value, np.ndarray) and value.dtype == object and value.size > 0 and isinstance(
+        value.flat[0], Ball)
+
+
+def _as_ball_array(x):
+    return np.asarray(x, dtype=object).view(BallArray) if not isinstance(x, Ball) else np.asarray([x]).view(BallArray)
+
+
+def _softmax(x, axis=None):
+    x = _as_ball_array(x)
+    shifted = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return shifted / np.sum(shifted, axis=axis, keepdims=True)
+
+
+def _log_softmax(x, axis=None):
+    x = _as_ball_array(x)
+    shifted = x - np.max(x, axis=axis, keepdims=True)
+    return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+
+
+def _logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
+    if return_sign:
+        raise NoBallForm("scipy.special.logsumexp(return_sign=True)", "the sign of a ball sum is not decided here")
+    a = _as_ball_array(a)
+    top = np.max(a, axis=axis, keepdims=True)
+    terms = np.exp(a - top) if b is None else np.asarray(b) * np.exp(a - top)
+    result = np.log(np.sum(terms, axis=axis, keepdims=True)) + top
+    if not keepdims:
+        result = result.reshape(np.sum(terms, axis=axis).shape) if np.ndim(np.sum(terms, axis=axis)) else result.ravel()[0]
+    return result
+
+
+def _ball_aware(original, ball_form):
+    """``original`` for every input it took before, ``ball_form`` when an argument holds balls."""
+
+    @functools.wraps(original)
+    def dispatch(*args, **kwargs):
+        if any(holds_balls(v) for v in (*args, *kwargs.values())):
+            return ball_form(*args, **kwargs)
+        return original(*args, **kwargs)
+
+    dispatch.__ball_form__ = ball_form
+    return dispatch
+
+
+def _install_scipy_forms() -> None:
+    """scipy.special's ``softmax``, ``log_softmax`` and ``logsumexp`` are plain Python functions (no numpy
+    protocol reaches them) whose object-array paths go through complex numbers: on balls, they are
+    replaced by their ball forms; every other call goes to scipy unchanged."""
+    try:
+        import scipy.special as special
+    except ImportError:
+        return
+    for name, form in (("softmax", _softmax), ("log_softmax", _log_softmax), ("logsumexp", _logsumexp)):
+        original = getattr(special, name, None)
+        if original is not None and not hasattr(original, "__ball_form__"):
+            setattr(special, name, _ball_aware(original, form))
+
+
+
+def _reduce_axes(ufunc, array, axis=0, keepdims=False, **kwargs):
+    """``ufunc.reduce`` over several axes (a Python-level ufunc reduces over one): move them last, flatten them."""
+    array = np.asarray(array, dtype=object)
+    axes = tuple(range(array.ndim)) if axis is None else (axis,) if np.isscalar(axis) else tuple(axis)
+    axes = tuple(sorted(a % array.ndim for a in axes))
+    rest = [a for a in range(array.ndim) if a not in axes]
+    moved = np.transpose(array, rest + list(axes)).reshape([array.shape[a] for a in rest] + [-1])
+    result = ufunc.reduce(moved, axis=-1, **kwargs)
+    if keepdims:
+        result = np.asarray(result, dtype=object).reshape([1 if a in axes else array.shape[a] for a in range(array.ndim)])
+    return result
+
+
+def _wrap(result):
+    if isinstance(result, tuple):
+        return tuple(_wrap(r) for r in result)
+    if isinstance(result, np.ndarray) and result.dtype == object and not isinstance(result, BallArray):
+        return result.view(BallArray)
+    return result
+
+
+_install_scipy_forms()
+
+__all__ = ["ARB", "BallArray", "holds_balls"]

@@ -1,0 +1,82 @@
+"""A side's value and cost, checked before any verdict: a real scalar (or an array of them), in time.
+
+A side must return a real number: a Python ``int`` or ``float``, a numpy integer or floating scalar, a 0-d
+or n-d numpy array of those (claimed elementwise), a :class:`~theorems.engine.precision.Ball`, an arb, an
+mpmath number, or an object array of those. A string, ``None``, a bool, a complex number, a list or any
+other value is a :class:`SideValueError` naming the statement, the side and the type: numpy would
+otherwise read ``'100'`` as 100.0 and ``None`` as nan. A float64 side call slower than
+``statement.side_seconds`` (default :data:`SIDE_SECONDS`) stops the search with :class:`SlowSide`.
+
+>>> import numpy as np
+>>> check_side_value("1.5", statement_id="my.bound", side="rhs")
+Traceback (most recent call last):
+    ...
+theorems.engine.sides.SideValueError: statement 'my.bound': rhs returned str '1.5'; a side must return a real number (int, float, numpy real scalar or array, ball) or an array of them
+>>> check_side_value(np.array([1.0, 2.0]), statement_id="my.bound", side="lhs").shape
+(2,)
+"""
+
+from __future__ import annotations
+
+import numbers
+import time
+from typing import Any
+
+import flint
+import mpmath
+import numpy as np
+
+from theorems.engine.precision import Ball
+
+SIDE_SECONDS = 10.0
+"""The default limit on one float64 call of a side, in seconds (``Statement.side_seconds`` overrides it):
+the search makes thousands of such calls, so a slower side cannot finish."""
+
+_SCALARS = (Ball, flint.arb, mpmath.mpf, int, float, np.integer, np.floating)
+
+
+class SideError(Exception):
+    """A side that cannot be checked at all (its value or its cost): raised before any verdict."""
+
+
+class SideValueError(SideError, TypeError):
+    """A side returned something that is not a real number or an array of real numbers."""
+
+
+class SlowSide(SideError, RuntimeError):
+    """One float64 call of a side took longer than its limit."""
+
+
+def _real_scalar(value) -> bool:
+    return isinstance(value, _SCALARS) and not isinstance(value, (bool, np.bool_))
+
+
+def check_side_value(value: Any, *, statement_id: str, side: str) -> Any:
+    """``value`` when it is a real scalar or an array of real scalars; :class:`SideValueError` otherwise."""
+    if isinstance(value, np.ndarray):
+        kind = value.dtype.kind
+        if kind in "iuf" or (kind == "O" and all(_real_scalar(v) for v in value.flat)):
+            return value
+        what = f"an array of dtype {value.dtype}" + (
+            f" holding {type(next(v for v in value.flat if not _real_scalar(v))).__name__}" if kind == "O" else "")
+    elif _real_scalar(value) or (isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))):
+        return value
+    else:
+        shown = repr(value)
+        what = f"{type(value).__name__} {shown if len(shown) <= 40 else shown[:37] + '...'}"
+    raise SideValueError(f"statement {statement_id!r}: {side} returned {what}; a side must return a real number "
+                         "(int, float, numpy real scalar or array, ball) or an array of them")
+
+
+def evaluate(statement, side: str, instance, xp, *, timed: bool = False) -> Any:
+    """``statement.<side>(instance, xp)``, its value checked; timed against the limit when ``timed``."""
+    function = statement.lhs if side == "lhs" else statement.rhs
+    start = time.perf_counter()
+    value = function(instance, xp)
+    seconds = time.perf_counter() - start
+    limit = getattr(statement, "side_seconds", None) or SIDE_SECONDS
+    if timed and seconds > limit:
+        raise SlowSide(f"statement {statement.id!r}: one float64 call of {side} took {seconds:.1f} s, over the "
+                       f"limit of {limit:g} s (Statement(side_seconds=...) raises it); the search needs thousands "
+                       "of calls")
+    return check_side_value(value, statement_id=statement.id, side=side)

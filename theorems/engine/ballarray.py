@@ -110,7 +110,7 @@ class BallArray(np.ndarray):
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         if ufunc not in _SOUND and ufunc not in _NATIVE and not _python_level(ufunc):
-            raise NoBallForm(f"{_name(ufunc)}", "it has no ball form in this suite (see docs/soundness.md)")
+            raise NoBallForm(f"{_name(ufunc)}", "docs/soundness.md lists the functions that have one")
         sound = _SOUND.get(ufunc)
         inputs = tuple(x.view(np.ndarray) if isinstance(x, BallArray) else x for x in inputs)
         if "out" in kwargs:
@@ -134,7 +134,7 @@ class BallArray(np.ndarray):
             return _wrap(replacement(*args, **kwargs))
         module = getattr(func, "__module__", "") or ""
         if module.startswith("numpy.linalg"):
-            raise NoBallForm(f"np.linalg.{func.__name__}", "it has no ball form in this suite (see docs/soundness.md)")
+            raise NoBallForm(f"np.linalg.{func.__name__}", "docs/soundness.md lists the functions that have one")
         return super().__array_function__(func, types, args, kwargs)
 
 
@@ -151,8 +151,7 @@ def holds_balls(value) -> bool:
     """Whether ``value`` is a ball or an array of balls (what the ball forms below take)."""
     if isinstance(value, (Ball, BallArray)):
         return True
-    return isinstance(value, np.ndarray) and value.dtype == object and value.size > 0 and isinstance(
-        value.flat[0], Ball)
+    return isinstance(value, np.ndarray) and value.dtype == object and any(isinstance(v, Ball) for v in value.flat)
 
 
 def _as_ball_array(x):
@@ -232,6 +231,27 @@ def _wrap(result):
     return result
 
 
+def _no_ball_form(name: str):
+    def refuse(*args, **kwargs):
+        raise NoBallForm(name, "docs/soundness.md lists the functions that have one")
+
+    return refuse
+
+
+def _install_linalg_forms() -> None:
+    """``np.linalg`` on a plain object array of balls (``np.array([[a, b], [b, a]])`` is not a :class:`BallArray`,
+    so NEP 18 does not reach it) would convert exact balls to floats and compute in float64: on balls, every
+    ``np.linalg`` function goes to its ball form or raises :class:`NoBallForm`; other calls are unchanged."""
+    forms = {function.__name__: form for function, form in ball_linalg.FUNCTIONS.items()}
+    for name in dir(np.linalg):
+        original = getattr(np.linalg, name)
+        if name.startswith("_") or not callable(original) or isinstance(original, type) or hasattr(
+                original, "__ball_form__"):
+            continue
+        setattr(np.linalg, name, _ball_aware(original, forms.get(name) or _no_ball_form(f"np.linalg.{name}")))
+
+
 _install_scipy_forms()
+_install_linalg_forms()
 
 __all__ = ["ARB", "BallArray", "holds_balls"]

@@ -218,6 +218,14 @@ class Ball:
     def __round__(self, ndigits=None):
         raise NoBallForm(f"round() of {self.arb}", "it is discontinuous; not supported on balls")
 
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        # a lone ball in a ufunc (np.exp(ball), scipy.special.expit(ball), np.float64(2) * ball) takes the ball
+        # array's sound path; numpy would otherwise make a plain object array of it
+        array = _ballarray().BallArray
+        inputs = tuple(_zero_d(x).view(array) if isinstance(x, Ball) else x for x in inputs)
+        result = getattr(ufunc, method)(*inputs, **kwargs)
+        return result[()] if isinstance(result, np.ndarray) and result.ndim == 0 else result
+
     # numpy's object loops call these methods by name (np.exp on an object array of balls)
     def exp(self): return _ball(self.arb.exp())
     def expm1(self): return _ball(self.arb.expm1())
@@ -284,6 +292,12 @@ def _integer_power(base, n: int):
             result = result * square
         square, n = square * square, n >> 1
     return result
+
+
+def _zero_d(ball) -> np.ndarray:
+    array = np.empty((), dtype=object)
+    array[()] = ball
+    return array
 
 
 def _exact_double(value, operation: str) -> float:

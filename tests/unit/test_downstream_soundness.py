@@ -1,0 +1,46 @@
+"""A separate project gates bounds written with np.linalg, scipy.special, math, builtins and decimal constants
+through the installed pytest plugin: every true bound passes, every 2 %-tightened one fails with a certified
+or a candidate counterexample, and the failure says which (`downstream_bounds.py` holds the bounds)."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import downstream_bounds
+import pytest
+
+from theorems import Statement
+
+BOUNDS = Path(downstream_bounds.__file__)
+NAMES = sorted(name for name, value in vars(downstream_bounds).items() if isinstance(value, Statement))
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory) -> str:
+    tmp_path = tmp_path_factory.mktemp("downstream")
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "downstream"\nversion = "0"\n', encoding="utf-8")
+    (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_numpy_bounds.py").write_text(BOUNDS.read_text(encoding="utf-8"), encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-m", "theory", "-p", "no:cacheprovider", "-p", "no:xdist",
+                          "-rA", "--hypothesis-seed=0", "-q"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    return run.stdout + run.stderr
+
+
+def test_true_bounds_pass_and_tightened_ones_fail_with_a_reason(out):
+    assert len(NAMES) >= 20 and {n.split("_", 1)[0] for n in NAMES} == {"true", "tight"}
+    for name in NAMES:
+        outcome = "PASSED" if name.startswith("true_") else "FAILED"
+        assert f"{outcome} tests/test_numpy_bounds.py::{name}" in out, (name, out[-6000:])
+    failures = re.split(r"_{5,} theory: ", out)[1:]
+    assert len(failures) == sum(n.startswith("tight_") for n in NAMES), out[-6000:]
+    for failure in failures:
+        certified = "certified by" in failure or "certified:" in failure
+        candidate = "found candidate" in failure and "not certified because" in failure
+        assert certified != candidate, failure  # one or the other, and it says which
+
+
+def test_a_function_without_ball_form_is_named_in_the_candidate(out):
+    assert "np.linalg.svd has no ball form here" in out
+    assert "scipy.special.erf has no ball form here" in out

@@ -286,12 +286,12 @@ def _power(base, exponent):
 def _integer_power(base, n: int):
     if n < 0:
         return 1 / _integer_power(base, -n)
-    result, square = flint.arb(1), abs(base) if n % 2 == 0 else base  # an even power is >= 0
+    even, result, square = n % 2 == 0, flint.arb(1), base
     while n:
         if n & 1:
             result = result * square
         square, n = square * square, n >> 1
-    return result
+    return result.nonnegative_part() if even else result  # an even power is >= 0, whatever rounding reached
 
 
 def _zero_d(ball) -> np.ndarray:

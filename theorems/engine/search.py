@@ -590,13 +590,13 @@ def investigate(statement: Statement, *, max_examples: int | None = None, seed: 
         return outcome.counterexample
 
     def probe(instance: Instance) -> None:
-        if stopped:
+        if not stopped:
+            try:
+                examine(instance)
+            except SideError as error:
+                stopped.append(error)
+        if stopped:  # one site for every replay, so that Hypothesis sees one consistent failure
             raise _Found(stopped[0])
-        try:
-            examine(instance)
-        except SideError as error:
-            stopped.append(error)
-            raise _Found(error) from None
 
     def examine(instance: Instance) -> None:
         counts["examples"] += 1
@@ -634,6 +634,9 @@ def investigate(statement: Statement, *, max_examples: int | None = None, seed: 
             test()
     except _Found as failure:
         payload = failure.payload
+    except Exception:
+        if not stopped:
+            raise
     if stopped:
         raise stopped[0]
     status = "off" if not optimise else "not used (statistical statement)" if own is not None else (

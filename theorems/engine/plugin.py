@@ -40,6 +40,10 @@ class TheoryFailure(Exception):
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    # the ball forms of np.linalg and scipy.special's softmax family are installed when the ball backend is
+    # imported: before test modules bind those names (docs/soundness.md)
+    from theorems.engine import precision  # noqa: F401
+
     config.addinivalue_line("markers", MARKER)
     config.stash[_STATS] = []
 

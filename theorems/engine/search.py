@@ -421,8 +421,11 @@ def confirmation(statement: Statement):
 
 
 def _float_outcome(statement: Statement, instance: Instance):
-    """``(relative margin, suspicious, ratio, lhs, rhs)`` in float64: whether the float result calls for
-    certification, and the tightness ratio at the element where it is largest (``nan`` when undefined)."""
+    """``(relative margin, suspicious, ratio, lhs, rhs, score)`` in float64: whether the float result calls for
+    certification, the tightness ratio at the element where it is largest (``nan`` when undefined), and the
+    search's score: the largest ratio among the elements that are not met with equality (the ratio when all
+    are). An element bounded by itself (ratio exactly 1 on a plateau) would otherwise hide the others from
+    ``target()`` and the optimiser."""
     with np.errstate(all="ignore"):
         try:
             lhs, rhs = (np.atleast_1d(np.asarray(sides.evaluate(statement, side, instance, F64, timed=True), dtype=float))
@@ -431,7 +434,7 @@ def _float_outcome(statement: Statement, instance: Instance):
         except SideError:
             raise
         except Exception:  # noqa: BLE001 - decided in balls: certified, or ill-defined with the side named
-            return -1.0, True, np.nan, np.nan, np.nan
+            return -1.0, True, np.nan, np.nan, np.nan, np.nan
         margin = statement.violation(lhs, rhs)
         scale = np.maximum(np.abs(lhs), np.abs(rhs))
         relative = np.where(scale > 0, margin / np.where(scale > 0, scale, 1), 0 * margin)
@@ -440,11 +443,13 @@ def _float_outcome(statement: Statement, instance: Instance):
         ratios = np.where(usable, top / np.where(usable, bottom, 1), -np.inf)
     at = int(np.argmax(ratios))
     ratio = (float(ratios.flat[at]), float(lhs.flat[at]), float(rhs.flat[at])) if usable.flat[at] else (np.nan,) * 3
+    unequal = usable & (top != bottom)
+    score = float(np.max(ratios[unequal])) if np.any(unequal) else ratio[0]
     if not np.all(np.isfinite(lhs) & np.isfinite(rhs)):  # nan and ±inf are decided in balls, never dropped
         finite = relative[np.isfinite(relative)]
-        return (float(finite.max()) if finite.size else 1.0), True, *ratio
+        return (float(finite.max()) if finite.size else 1.0), True, *ratio, score
     worst_relative = float(np.max(relative))
-    return worst_relative, bool(np.max(margin) > 0), *ratio
+    return worst_relative, bool(np.max(margin) > 0), *ratio, score
 
 
 def _settings(max_examples: int | None, seed: int | None) -> settings:
@@ -608,12 +613,14 @@ def investigate(statement: Statement, *, max_examples: int | None = None, seed: 
         spent = bool(first) and counts["after_first"] >= shrink_evaluations
         if found is None and not spent:  # once the budget is spent, new candidates no longer count
             counts["after_first"] += bool(first)
-            relative, suspicious, ratio, lhs, rhs = _float_outcome(statement, instance)
+            relative, suspicious, ratio, lhs, rhs, score = _float_outcome(statement, instance)
             target(relative, label="relative margin")
+            if np.isfinite(score) and score != ratio:
+                target(score, label="ratio past equality cases")
             if np.isfinite(ratio) and (not best or ratio > best[0].ratio):
                 best[:] = [Tightness(ratio, instance, lhs, rhs)]
-            if use_optimiser and not first and np.isfinite(ratio):
-                _remember(starts, ratio)
+            if use_optimiser and not first and np.isfinite(score):
+                _remember(starts, score)
             found = certified(instance) if suspicious else None
             counts["artefacts"] += suspicious and found is None
             if found is not None:
@@ -720,7 +727,7 @@ def _optimise(statement: Statement, starts, best, counts, certified):
 
     def score(instance) -> float:
         counts["examples"] += 1
-        relative, suspicious, ratio, lhs, rhs = _float_outcome(statement, instance)
+        relative, suspicious, ratio, lhs, rhs, score = _float_outcome(statement, instance)
         if np.isfinite(ratio) and (not best or ratio > best[0].ratio):
             best[:] = [Tightness(ratio, instance, lhs, rhs)]
         if suspicious and not found:
@@ -729,7 +736,7 @@ def _optimise(statement: Statement, starts, best, counts, certified):
                 found.append(outcome)
             else:
                 counts["artefacts"] += 1
-        return ratio if np.isfinite(ratio) else (np.inf if suspicious else -np.inf)
+        return score if np.isfinite(score) else (np.inf if suspicious else -np.inf)
 
     spent = optimiser.optimise(statement.instances, starts, score, stop=lambda: bool(found))
     return (found[0] if found else None), spent

@@ -300,11 +300,28 @@ def _zero_d(ball) -> np.ndarray:
     return array
 
 
+_ESCAPES: list[list[str]] = []
+
+
+@contextlib.contextmanager
+def escapes():
+    """Record the exact balls turned into doubles while the block runs (``float(i["x"])``, ``math.exp(i["x"])``):
+    what a side computes from them afterwards is float64 arithmetic, outside the balls."""
+    seen: list[str] = []
+    _ESCAPES.append(seen)
+    try:
+        yield seen
+    finally:
+        _ESCAPES.pop()
+
+
 def _exact_double(value, operation: str) -> float:
     """The double a ball stands for when it is exactly one double; :class:`NoBallForm` otherwise."""
     if value.is_exact() and value.is_finite():
         double = float(value.mid())
         if flint.arb(double) == value:
+            if _ESCAPES:
+                _ESCAPES[-1].append(operation)
             return double
     raise NoBallForm(f"{operation} of {value}", "it would drop the ball's radius (float(), math.*, np.asarray(..., "
                                                 "float) call it); compute with xp (xp.exp, xp.log, ...) or numpy on "

@@ -258,8 +258,22 @@ class Certificate:
 
 
 def _side_values(statement: Statement, instance: Instance, side: str):
-    values = np.atleast_1d(np.asarray(sides.evaluate(statement, side, balls(dict(instance)), ARB), dtype=object))
+    with precision.escapes() as escaped:
+        value = sides.evaluate(statement, side, balls(dict(instance)), ARB)
+    if escaped and _holds_floats(value):
+        # the side turned instance values into doubles and returned a float computed from them in float64:
+        # its rounding is not bounded, so nothing is certified from it
+        raise NoBallForm(f"{side}: float() of an instance value, then float64 arithmetic",
+                         "the side's value was computed outside ball arithmetic (math.*, float(), np.asarray(..., float))")
+    values = np.atleast_1d(np.asarray(value, dtype=object))
     return _as_balls(values)  # a side may return a plain constant: it is exact
+
+
+def _holds_floats(value) -> bool:
+    if isinstance(value, np.ndarray):
+        return value.dtype.kind == "f" or (value.dtype == object and any(
+            isinstance(v, (float, np.floating)) for v in value.flat))
+    return isinstance(value, (float, np.floating))
 
 
 _as_balls = np.frompyfunc(lambda x: x if isinstance(x, precision.Ball) else precision.Ball(x), 1, 1)

@@ -177,9 +177,10 @@ class LinkReport:
 
     @property
     def found(self) -> str:
-        """``refuted`` if a direction is refuted, else ``ill-defined`` if one is, else ``holds``."""
+        """``refuted`` if a direction is refuted, else ``ill-defined`` or ``candidate`` (an uncertified violation
+        far above rounding) if one is, else ``holds``."""
         found = {v.found for v in self.verdicts}
-        return next((f for f in ("refuted", "ill-defined") if f in found), "holds")
+        return next((f for f in ("refuted", "ill-defined", "candidate") if f in found), "holds")
 
     @property
     def ill_defined(self) -> Any:
@@ -189,7 +190,10 @@ class LinkReport:
         """The certified counterexample, or why the link has no value at some instance."""
         if self.counterexample is not None:
             return "counterexample " + describe_counterexample(self.counterexample)
-        return f"ill-defined: {self.ill_defined}" if self.ill_defined is not None else "no counterexample"
+        if self.ill_defined is not None:
+            return f"ill-defined: {self.ill_defined}"
+        candidate = next((v.report.candidates[0] for v in self.verdicts if getattr(v.report, "candidates", ())), None)
+        return candidate.describe() if candidate is not None else "no counterexample"
 
     @property
     def matches(self) -> bool:

@@ -28,7 +28,7 @@ import numpy as np
 
 from theorems.engine.precision import Ball
 
-SIDE_SECONDS = 10.0
+SIDE_SECONDS = 5.0
 """The default limit on one float64 call of a side, in seconds (``Statement.side_seconds`` overrides it):
 the search makes thousands of such calls, so a slower side cannot finish."""
 

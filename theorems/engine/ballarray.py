@@ -31,7 +31,7 @@ import functools
 import numpy as np
 
 from theorems.engine import ball_linalg
-from theorems.engine.precision import ARB, Ball, NoBallForm, _arb, _ball, _log
+from theorems.engine.precision import Ball, NoBallForm, _arb, _ball, _log
 
 _maximum = np.frompyfunc(lambda a, b: _ball(_arb(a).max(_arb(b))), 2, 1)
 _minimum = np.frompyfunc(lambda a, b: _ball(_arb(a).min(_arb(b))), 2, 1)
@@ -254,4 +254,4 @@ def _install_linalg_forms() -> None:
 _install_scipy_forms()
 _install_linalg_forms()
 
-__all__ = ["ARB", "BallArray", "holds_balls"]
+__all__ = ["BallArray", "holds_balls"]

@@ -8,7 +8,9 @@ certification, where every result is a ball that provably contains the exact val
 ``np.max`` except on balls, where it is a sound ball maximum); numpy's own
 ``+ - * / **``, ``sum``, ``max``, ``sort``, ``cumsum``, ``where`` and ``@`` work on object arrays.
 On balls, every comparison (and so ``max``, ``sort``, ``where(a > b, ...)``) is either certain or
-raises :class:`Undecided`, never a guess.
+raises :class:`Undecided`, never a guess; a ball never becomes a float silently (:class:`NoBallForm`), a
+float constant from a side's code carries one ulp, and plain numpy, ``np.linalg`` and ``scipy.special`` run
+on ball arrays through :mod:`theorems.engine.ballarray` (``docs/soundness.md``).
 
 >>> from theorems.engine.precision import F64, MP, lift
 >>> F64.exp(np.array([0.0]))[0]

@@ -3,8 +3,9 @@
 A counterexample is reported only when the violation is *proved* for its instance: both sides are
 re-evaluated in arb ball arithmetic (:data:`theorems.engine.precision.ARB`, python-flint) and the ball of
 ``lhs − rhs`` (``rhs − lhs`` for ``>=``) must lie strictly above 0. An undecided ball is retried at
-128, 256, 512 and 1024 bits; still undecided, the instance is *inconclusive* (counted, never a
-counterexample). A side that is ``nan``, ``inf − inf``, or raises, makes the statement *ill-defined*
+128, 256, 512 and 1024 bits; still undecided, the instance is a *candidate* when its float64 violation
+is far above rounding (:data:`CANDIDATE_MARGIN`; ``check`` then finds ``"candidate"``, which fails the
+gate) and *inconclusive* when it is rounding-level (counted, never a counterexample). A side that is ``nan``, ``inf − inf``, or raises, makes the statement *ill-defined*
 at that instance (:class:`IllDefined`), which is never "holds". Statements with their own
 ``confirm`` (statistical ones) are confirmed by it instead, and their ``method`` says how.
 

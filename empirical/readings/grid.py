@@ -79,8 +79,8 @@ AXES = {axis.name: axis for axis in (
     ), ALL_CLAIMS),
     Axis("distance", (
         Choice("sum", "d̃ = Σ_{i∉I_N} ‖α_i x_i − s‖ (the sum reading of Theorem 1)", "Theorem 1, Alg. 1 as printed"),
-        Choice("norm", "d̃ = ‖Σ_{i∉I_N} α_i x_i‖ (the norm reading)", "Theorem 1's 'distance of the selection' read "
-               "as the norm of what is left out (docs/distance.md)"),
+        Choice("norm", "d̃ = ‖Σ_{i∉I_N} α_i x_i − s‖ (the norm reading)", "Theorem 1's distance read as one "
+               "norm of the difference of sums (docs/distance.md)"),
     ), ("fig2a", "fig2b")),
     Axis("ks", (
         Choice("means", "KS test on the per-head token means (one value per head)", "Alg. 3 as printed"),

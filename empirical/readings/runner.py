@@ -126,27 +126,25 @@ def plan(request: dict, *, causal: bool, has_output_projection: bool) -> dict[st
 # measuring
 
 
-def _distance(setup, length: int, n: int, work: Work, memo: dict) -> dict:
-    key = ("distance", n)
-    if key not in memo:
-        point = algorithms.distance_point(setup, length=length, n=n, tokens=work.tokens, checks=False,
-                                          quantities=("distance_sum", "distance_norm", "estimate"))
-        memo[key] = {name: stats["median"] for name, stats in point["stats"].items()}
-    return memo[key]
+def _distance_pass(setup, heads, length: int, work: Work, memo: dict) -> dict:
+    """Figs. 2a-c's quantities at every ``N`` they use, from one pass (:mod:`empirical.readings.distances`)."""
+    from empirical.readings.distances import distances
 
-
-def _distance_grid(setup, heads, length: int, work: Work, memo: dict):
-    from empirical.heads.rows import map_rows, valid_rows
-    from empirical.kernels import distance_grid
-
-    if "grid" not in memo:
+    if "distances" not in memo:
         keys = heads.k.shape[-2]
-        grid = tuple(n for n in algorithms.critical_grid(length) if n < keys)
-        index = valid_rows(heads, min_keys=1, tokens=work.tokens)
-        mapped = map_rows(heads, lambda rows: distance_grid(rows.alpha, rows.x, grid, mask=rows.mask), index=index,
-                          budget=8 * setup.budget)
-        memo["grid"] = (grid, mapped.values["distance_sum"], mapped.values["estimate"])
-    return memo["grid"]
+        critical = tuple(n for n in algorithms.critical_grid(length) if n < keys)
+        plain = tuple(sorted({work.n, *work.ns}))
+        grid = tuple(sorted(set(critical) | {n for n in plain if n < keys}))
+        values = distances(heads, grid=grid, norm_ns=grid, tokens=work.tokens, budget=8 * setup.budget)
+        memo["distances"] = {"grid": grid, "critical": critical, **values}
+    return memo["distances"]
+
+
+def _medians(shared: dict, n: int) -> dict:
+    """Head medians of the token means of ``d̃`` (both readings) and the estimate at ``N = n``."""
+    k = shared["grid"].index(n)
+    return {name: claims_module._median(claims_module._token_means(shared[name][..., k]))
+            for name in ("distance_sum", "distance_norm", "estimate")}
 
 
 def _separability(setup, length: int, work: Work, memo: dict) -> list[dict]:
@@ -176,15 +174,17 @@ def _sensitivity(setup, heads, reading: Reading, work: Work, memo: dict) -> dict
 
 def measure(claim: str, reading: Reading, *, setup, heads, length: int, work: Work, memo: dict) -> list[dict]:
     """The parts of ``claim``'s figure at ``length`` under ``reading`` (heads already derived)."""
+    if claim in ("fig2a", "fig2b", "fig2c"):
+        shared = _distance_pass(setup, heads, length, work, memo)
     if claim == "fig2a":
-        return [{"length": length, "median": _distance(setup, length, work.n, work, memo)}]
+        return [{"length": length, "n": work.n, "median": _medians(shared, work.n)}]
     if claim == "fig2b":
-        keys = heads.k.shape[-2]
-        return [{"n": n, "median": _distance(setup, length, n, work, memo)} for n in work.ns if n < keys]
+        return [{"n": n, "median": _medians(shared, n)} for n in work.ns if n in shared["grid"]]
     if claim == "fig2c":
-        grid, distance, estimate = _distance_grid(setup, heads, length, work, memo)
-        return [claims_module.critical_point(length, grid, claims_module.ks_p_values(distance, estimate, reading),
-                                             reading)]
+        columns = [shared["grid"].index(n) for n in shared["critical"]]
+        p_values = claims_module.ks_p_values(shared["distance_sum"][..., columns], shared["estimate"][..., columns],
+                                             reading)
+        return [claims_module.critical_point(length, shared["critical"], p_values, reading)]
     if claim == "fig3":
         return _separability(setup, length, work, memo)
     return [_sensitivity(setup, heads, reading, work, memo)]

@@ -7,7 +7,7 @@ contributes to the layer's output through head ``h``, before its weight ``α_i``
 :data:`OUTPUT_PROJECTIONS` names it per ``model_type`` (checked from the config alone, before a model loads).
 
 >>> w_o = output_projections(load_model("minilm"))      # doctest: +SKIP
->>> w_o.shape                                           # [layer, head, d_head, d_model]
+>>> w_o.shape                                           # doctest: +SKIP
 torch.Size([6, 12, 32, 384])
 """
 

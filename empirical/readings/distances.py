@@ -7,7 +7,8 @@ same order. Fig. 2a reads ``N = 5``, Fig. 2b its ``N`` grid and Fig. 2c the half
 same blocks. A row that sees fewer than ``N`` keys is NaN at that ``N`` (left out of the token means).
 
 >>> values = distances(heads, grid=(1, 5, 10), norm_ns=(5,), tokens=None, budget=1 << 25)   # doctest: +SKIP
->>> values["distance_sum"].shape                                      # [B, layer, head, R, len(grid)]
+>>> values["distance_sum"].shape                                      # doctest: +SKIP
+(1, 6, 12, 512, 3)
 """
 
 from __future__ import annotations

@@ -45,13 +45,13 @@ CLAIMS = {claim.name: claim for claim in (
 )}
 
 
-def _median(per_head) -> float:
+def head_median(per_head) -> float:
     values = np.asarray(per_head, dtype=float)
     values = values[np.isfinite(values)]
     return float(np.median(values)) if values.size else float("nan")
 
 
-def _token_means(values: np.ndarray) -> np.ndarray:
+def token_means(values: np.ndarray) -> np.ndarray:
     """``[B, layer, head, R, ...]`` -> ``[layer·head, ...]``: the mean over windows and query rows."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)  # a head with no usable row: NaN, on purpose
@@ -76,8 +76,8 @@ def ks_p_values(distance: np.ndarray, estimate: np.ndarray, reading: Reading) ->
 
     pooled = reading.get("ks") == "pooled"
     alternative = "two-sided" if reading.get("sided") == "two" else "less"  # less: d̃'s CDF below, d̃ larger
-    d_all = distance.reshape(-1, distance.shape[-1]) if pooled else _token_means(distance)
-    e_all = estimate.reshape(-1, estimate.shape[-1]) if pooled else _token_means(estimate)
+    d_all = distance.reshape(-1, distance.shape[-1]) if pooled else token_means(distance)
+    e_all = estimate.reshape(-1, estimate.shape[-1]) if pooled else token_means(estimate)
     out = []
     for k in range(d_all.shape[-1]):
         d, e = d_all[:, k], e_all[:, k]

@@ -143,7 +143,7 @@ def _distance_pass(setup, heads, length: int, work: Work, memo: dict) -> dict:
 def _medians(shared: dict, n: int) -> dict:
     """Head medians of the token means of ``d̃`` (both readings) and the estimate at ``N = n``."""
     k = shared["grid"].index(n)
-    return {name: claims_module._median(claims_module._token_means(shared[name][..., k]))
+    return {name: claims_module.head_median(claims_module.token_means(shared[name][..., k]))
             for name in ("distance_sum", "distance_norm", "estimate")}
 
 
@@ -165,7 +165,7 @@ def _sensitivity(setup, heads, reading: Reading, work: Work, memo: dict) -> dict
         function = sensitivity_rows(heads, work.temperatures, work.epsilons, perturb=key[1], eps=key[2],
                                     seed=setup.seed)
         mapped = map_rows(heads, function, index=index, width=len(work.temperatures), budget=setup.budget)
-        g = claims_module._token_means(mapped.values["g"])  # [heads, n_T, n_ε]
+        g = claims_module.token_means(mapped.values["g"])  # [heads, n_T, n_ε]
         result = Sensitivity(np.asarray(work.temperatures, dtype=float), np.asarray(work.epsilons, dtype=float), g,
                              np.zeros(g.shape[:2]))
         memo[key] = {"claims": fig4_claims(result), "g_max_over_heads": result.curves()[0].tolist()}

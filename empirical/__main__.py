@@ -1,7 +1,8 @@
-"""Command line: ``python -m empirical {reproduce,bench,figures} ...``.
+"""Command line: ``python -m empirical {reproduce,readings,bench,figures} ...``.
 
     python -m empirical reproduce --model minilm --text ../shared/data/war-and-peace/war-and-peace.txt --out out/minilm
     python -m empirical reproduce --model gpt2 --out out/gpt2            # needs GPT-2's weights (cache or hub)
+    python -m empirical readings --model minilm --out out/readings-minilm  # every claim under every reading
     python -m empirical bench                                            # writes out/bench/benchmarks.md
     python -m empirical figures --results out/minilm/results.json --out out/minilm
 """
@@ -71,6 +72,8 @@ def parser() -> argparse.ArgumentParser:
     rep.add_argument("--device", default="cpu", help="cpu (default) or cuda: where the forward pass runs")
     rep.add_argument("--quiet", action="store_true", help="no progress bars")
 
+    _readings_parser(commands)
+
     bench = commands.add_parser("bench", help="time each algorithm on GPT2Config() random weights")
     bench.add_argument("--scale", choices=("paper", "small"), default="paper", help="paper grids (default) or small")
     bench.add_argument("--algorithms", type=_ints, default=(1, 2, 3, 4, 5))
@@ -83,6 +86,55 @@ def parser() -> argparse.ArgumentParser:
     fig.add_argument("--out", required=True)
     fig.add_argument("--prefix", default="")
     return main
+
+
+def _names(text: str) -> tuple[str, ...]:
+    return tuple(name.strip() for name in text.split(",") if name.strip())
+
+
+def _readings_parser(commands) -> None:
+    from empirical.readings.claims import CLAIMS
+    from empirical.readings.grid import valid_names
+
+    sub = commands.add_parser("readings", help="every paper claim under every reading of the setup it admits; "
+                                               "writes readings.json and readings.md")
+    sub.add_argument("--model", default=None, help="as for reproduce (minilm, smollm2, gpt2, a path, a .gguf)")
+    sub.add_argument("--text", default=str(WAR_AND_PEACE) if WAR_AND_PEACE.is_file() else None,
+                     help="text file to cut into windows (default: War and Peace from ../shared when present)")
+    sub.add_argument("--out", required=True, help="output directory")
+    sub.add_argument("--claims", type=_names, default=None, help=f"comma-separated subset of {', '.join(CLAIMS)}")
+    sub.add_argument("--readings", type=_names, default=None,
+                     help="comma-separated readings (default: each claim's grid); a reading joins changes with '+'; "
+                          f"valid changes: {', '.join(valid_names())}")
+    sub.add_argument("--windows", type=int, default=1, help="consecutive windows per length (default 1)")
+    sub.add_argument("--lengths", type=_ints, default=algorithms.PAPER_LENGTHS,
+                     help="L grid of Figs. 2a, 2c; the longest that fits is Figs. 2b, 3, 4's L")
+    sub.add_argument("--tokens", type=int, default=0, help="query tokens per head, evenly spaced (0 = all)")
+    sub.add_argument("--tokenizer", default=None, help="tokenizer name or path, if the model has none")
+    sub.add_argument("--offline", action="store_true", default=None, help="never contact a hub")
+    sub.add_argument("--device", default="cpu", help="cpu (default) or cuda: where the forward pass runs")
+    sub.add_argument("--quiet", action="store_true", help="no progress lines")
+
+
+def _readings(arguments) -> int:
+    from empirical.readings.runner import Work, run
+    from empirical.readings.table import summary
+
+    if arguments.text is None:
+        print("error: --text is required (no ../shared/data/war-and-peace here)", file=sys.stderr)
+        return 2
+    try:
+        model = arguments.model or default_model(arguments.offline)
+        results = run(model=model, text=arguments.text, out=arguments.out, claims=arguments.claims,
+                      readings=arguments.readings, windows=arguments.windows, offline=arguments.offline,
+                      tokenizer=arguments.tokenizer, device=arguments.device, progress=not arguments.quiet,
+                      work=Work(lengths=arguments.lengths, tokens=_all_or(arguments.tokens)))
+    except (ModelUnavailableError, NoAttentionError, FileNotFoundError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(summary(results))
+    print(f"wrote {arguments.out}/readings.json and readings.md")
+    return 0
 
 
 def _all_or(tokens: int):
@@ -131,6 +183,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {error}", file=sys.stderr)
             return 2
         return 0
+    if arguments.command == "readings":
+        return _readings(arguments)
     from empirical.reproduce import run
     if arguments.text is None:
         print("error: --text is required (no ../shared/data/war-and-peace here)", file=sys.stderr)

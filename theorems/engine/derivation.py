@@ -78,6 +78,14 @@ class Link:
             raise ValueError(f"justification={self.justification!r} must say why the link holds")
         if self.expected not in VERDICTS:
             raise ValueError(f"expected={self.expected!r} must be one of {VERDICTS}")
+        _check_statistical(self.statistical)
+
+
+def _check_statistical(statistical) -> None:
+    """``statistical=`` must be ``None`` or a function ``Statement -> Statement``; checked at construction."""
+    if statistical is not None and not callable(statistical):
+        raise TypeError(f"statistical={statistical!r} must be None or a function Statement -> Statement (e.g. "
+                        f"lambda s: statistical(s, estimator)), not {type(statistical).__name__}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -111,6 +119,7 @@ class Derivation:
                 raise TypeError(f"links[{k - 1}] must be a Link, not {type(link).__name__}")
         if self.expected not in VERDICTS:
             raise ValueError(f"expected={self.expected!r} must be one of {VERDICTS}")
+        _check_statistical(self.statistical)
         # the conclusion's relation must exist: a chain mixing <= and >= proves nothing end to end
         self.relation  # noqa: B018  (raises)
         self.conclusion()  # validates id, instances and hypotheses through Statement

@@ -108,8 +108,6 @@ def check_options(*, text, out, windows, embeddings, **options) -> None:
     if text is not None:
         validation.check_text_file(text, name="--text")
     validation.check_integer(windows, name="--windows")
-    longest = max(options.get("lengths") or algorithms.PAPER_LENGTHS)
-    check_memory(windows=windows, heads=1, longest=longest)  # before the model loads: at least one head
     if embeddings not in EMBEDDINGS:
         raise ValueError(f"--embeddings={embeddings!r} must be one of {EMBEDDINGS}")
     for key, value in options.items():
@@ -189,6 +187,8 @@ def check_before_loading(model, *, text, windows: int, offline, tokenizer, optio
     max_length = getattr(config, "max_position_embeddings", None) or getattr(config, "n_positions", None) or 1 << 20
     lengths = options.get("lengths") or tuple(n for n in algorithms.PAPER_LENGTHS if n <= max_length)
     check_grids(max_length, **{**options, "lengths": lengths})
+    heads = (getattr(config, "num_hidden_layers", None) or 1) * (getattr(config, "num_attention_heads", None) or 1)
+    check_memory(windows=windows, heads=heads, longest=max(lengths))  # before the text is cut into windows
     if vocabulary is not None and len(vocabulary) > 1:
         text_windows(text, tokenizer=vocabulary, length=max(lengths), count=windows)  # raises: too few tokens
 

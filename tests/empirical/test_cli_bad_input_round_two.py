@@ -55,7 +55,7 @@ def test_an_empty_out_is_refused(tmp_path, capsys, no_model):
 
 
 def test_windows_times_lengths_beyond_memory_are_refused(tmp_path, capsys, no_model):
-    assert _reproduce(tmp_path, "--out", str(tmp_path / "o"), "--windows", "100000", "--lengths", "1024") == 2
+    assert _reproduce(tmp_path, "--out", str(tmp_path / "o"), "--windows", "100000", "--lengths", "512") == 2
     assert "lower --windows or --lengths" in _error(capsys)
 
 

@@ -8,6 +8,7 @@ built here without its dependencies."""
 
 import importlib.metadata
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -56,8 +57,11 @@ def test_a_separate_project_runs_the_plugin_on_the_core_alone(tmp_path):
                                capture_output=True, text=True, check=True).stdout.strip())
     _link_farm(tmp_path / "core", core)
     (site / "core.pth").write_text(str(tmp_path / "core") + "\n", encoding="utf-8")
+    source = tmp_path / "source"  # built from a copy: setuptools writes build/ and *.egg-info beside the sources
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", "build", "out", "*.egg-info", "__pycache__",
+                                                                ".hypothesis", ".pytest_cache"))
     subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--wheel-dir", str(tmp_path / "wheel"), str(ROOT)], check=True, timeout=300)
+                    "--wheel-dir", str(tmp_path / "wheel"), str(source)], check=True, timeout=300)
     wheel = next((tmp_path / "wheel").glob("*.whl"))
     subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--quiet", "--no-deps",
                     "--no-index", str(wheel)], check=True, timeout=300)

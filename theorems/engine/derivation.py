@@ -4,7 +4,7 @@ Each link ``e_{j-1} <rel> e_j`` carries its justification ("triangle inequality"
 becomes an ordinary :class:`~theorems.engine.statement.Statement` over the derivation's one instance
 strategy and hypotheses; the search engine (:func:`theorems.engine.search.check`) checks it, certifies a
 counterexample and reports its tightness. ``=`` is checked as ``≤`` and then, unless ``≤`` already
-fails, ``≥``; its inconclusive count is the sum of both. The chain's
+fails, ``≥``, each with half the link's budget; its inconclusive count is the sum of both. The chain's
 conclusion ``e_0 <rel> e_k`` is :meth:`Derivation.conclusion`, itself a Statement.
 
 :func:`gate` checks every link and names the **first link that fails**; a link whose sides are
@@ -271,7 +271,13 @@ def gate(derivation: Derivation, *, max_examples: int | None = None, seed: int |
 
 
 def _check_link(statements: tuple[Statement, ...], max_examples: int | None, seed: int | None) -> tuple[Verdict, ...]:
-    """Each direction of a link, stopping at the first refuted one (a refuted ``≤`` decides an ``=`` link)."""
+    """Each direction of a link, stopping at the first refuted one (a refuted ``≤`` decides an ``=`` link); the two
+    directions of an ``=`` link share one link's budget, so that it costs one search, not two."""
+    if len(statements) > 1:
+        from hypothesis import settings
+
+        budget = max_examples or statements[0].max_examples or settings().max_examples
+        max_examples = max(1, -(-budget // len(statements)))
     verdicts = []
     for statement in statements:
         verdicts.append(check(statement, max_examples=max_examples, seed=seed))

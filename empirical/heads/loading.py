@@ -262,8 +262,10 @@ def check_model_folder(folder: Path, *, name: str) -> None:
             broken = size is None or size > weights.stat().st_size - 8
             if not broken:
                 try:
-                    json.loads(file.read(size))
-                except (UnicodeDecodeError, json.JSONDecodeError):
+                    header = json.loads(file.read(size))
+                    ends = [entry["data_offsets"][1] for key, entry in header.items() if key != "__metadata__"]
+                    broken = 8 + size + max(ends, default=0) > weights.stat().st_size  # tensors cut off
+                except (UnicodeDecodeError, json.JSONDecodeError, AttributeError, KeyError, IndexError, TypeError):
                     broken = True
         if broken:
             raise ModelUnavailableError(f"--model {name!r}: {weights} is not a valid safetensors file (truncated or "

@@ -82,9 +82,22 @@ def test_a_broken_config_json_is_named(tmp_path):
         check_model_folder(tmp_path, name="m")
 
 
-@pytest.mark.parametrize("weights", [b"\xff" * 8 + b"abc", struct.pack("<Q", 5) + b"{bad}", b"abc"])
-def test_a_broken_safetensors_file_is_named(tmp_path, weights):
+TRUNCATED = b'{"w": {"dtype": "F32", "shape": [4], "data_offsets": [0, 16]}}'
+
+
+@pytest.mark.parametrize("weights", [b"\xff" * 8 + b"abc", struct.pack("<Q", 5) + b"{bad}", b"abc",
+                                     struct.pack("<Q", len(TRUNCATED)) + TRUNCATED + bytes(8)])
+def test_a_broken_safetensors_file_is_named(tmp_path, weights):  # bad header, bad JSON, too short, tensors cut off
     (tmp_path / "config.json").write_text('{"model_type": "gpt2"}')
     (tmp_path / "model.safetensors").write_bytes(weights)
     with pytest.raises(ModelUnavailableError, match="model.safetensors is not a valid safetensors file"):
         check_model_folder(tmp_path, name="m")
+
+
+def test_a_whole_safetensors_file_passes(tmp_path):
+    import torch
+    from safetensors.torch import save_file
+
+    (tmp_path / "config.json").write_text('{"model_type": "gpt2"}')
+    save_file({"w": torch.zeros(4), "b": torch.ones(2, 3)}, str(tmp_path / "model.safetensors"))
+    check_model_folder(tmp_path, name="m")  # no error: the check fails only what is broken

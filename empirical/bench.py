@@ -273,7 +273,9 @@ process. See `docs/benchmarks.md` for what the columns mean.
 def main(*, scale: str, algorithms, out, device: str = "cpu") -> str:
     """Check ``out``, run, write the Markdown table to ``out`` and the records to ``out`` with ``.jsonl``."""
     from empirical.heads.device import resolve
+    from theorems.engine.validation import check_subset
 
+    check_subset(algorithms, (1, 2, 3, 4, 5), name="--algorithms")
     resolve(device)  # a clear error before anything is written or computed
     out = check_output(out)
     log = out.with_suffix(".jsonl")

@@ -145,6 +145,54 @@ def check_grids(max_length: int, *, lengths=algorithms.PAPER_LENGTHS, ns=algorit
                                what=f"the longest --lengths value L = {longest}")
 
 
+ATTENTION_ENTRIES = 1 << 29
+"""The most attention weights (windows × heads × L × L) one run holds at once: SmolLM2's 270 heads at L = 1024
+(2.8·10⁸) took 10.4 GiB, so this is about 20 GiB."""
+
+
+def check_memory(*, windows: int, heads: int, longest: int) -> None:
+    """Refuse ``--windows`` × ``--lengths`` whose attention weights cannot be held, before they are computed.
+
+    >>> check_memory(windows=10**6, heads=1, longest=1024)
+    Traceback (most recent call last):
+        ...
+    ValueError: attention weights [--windows 1000000 × 1 heads × L 1024 × L 1024] would need 1048576000000 entries, more than the limit 536870912; lower --windows or --lengths
+    """
+    from theorems.engine import validation
+
+    validation.check_work(windows * heads * longest ** 2, limit=ATTENTION_ENTRIES,
+                          what=f"attention weights [--windows {windows} × {heads} heads × L {longest} × L {longest}]",
+                          way_out="lower --windows or --lengths")
+
+
+def check_before_loading(model, *, text, windows: int, offline, tokenizer, options: dict) -> None:
+    """What needs the model's config or tokenizer but not its weights, checked before the weights load: the grids
+    against the model's positions, and the text against ``--windows`` × the longest length in tokens. Done for a
+    local folder (``minilm`` included) or a model in the Hugging Face cache; a GGUF model gets its tokenizer only
+    from its conversion, so it is checked after loading, as before."""
+    from transformers import AutoConfig, AutoTokenizer
+
+    from empirical.heads import loading
+    from empirical.heads.text import windows as text_windows
+
+    name, path = str(model), Path(str(model)).expanduser()
+    if name.lower() == loading.CAUSAL_MODEL or (path.exists() and loading.gguf_file(path) is not None):
+        return
+    source = str(loading.minilm_path()) if name.lower() == loading.OFFLINE_MODEL else name
+    try:
+        config = AutoConfig.from_pretrained(source, local_files_only=True)
+        vocabulary = AutoTokenizer.from_pretrained(tokenizer or source, local_files_only=True) if text else None
+    except Exception:  # noqa: BLE001 - not readable without the hub or the weights: load_model says why
+        return
+    max_length = getattr(config, "max_position_embeddings", None) or getattr(config, "n_positions", None) or 1 << 20
+    lengths = options.get("lengths") or tuple(n for n in algorithms.PAPER_LENGTHS if n <= max_length)
+    check_grids(max_length, **{**options, "lengths": lengths})
+    heads = (getattr(config, "num_hidden_layers", None) or 1) * (getattr(config, "num_attention_heads", None) or 1)
+    check_memory(windows=windows, heads=heads, longest=max(lengths))  # before the text is cut into windows
+    if vocabulary is not None and len(vocabulary) > 1:
+        text_windows(text, tokenizer=vocabulary, length=max(lengths), count=windows)  # raises: too few tokens
+
+
 def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", offline: bool | None = None,
         tokenizer: str | None = None, progress: bool = True, device: str = "cpu", **options) -> dict:
     """Load ``model``, run the algorithms on ``text``, write results.json, the figures and report.md.
@@ -155,11 +203,13 @@ def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", 
 
     check_options(text=text, out=out, windows=windows, embeddings=embeddings, **options)
     resolve(device)  # before the model is loaded
+    check_before_loading(model, text=text, windows=windows, offline=offline, tokenizer=tokenizer, options=options)
     out = Path(out)
     loaded = load_model(model, offline=offline, tokenizer=tokenizer)
     if options.get("lengths") is None:  # not given: the paper's lengths that fit the model (MiniLM stops at 512)
         options["lengths"] = tuple(n for n in algorithms.PAPER_LENGTHS if n <= loaded.max_length)
     check_grids(loaded.max_length, **options)
+    check_memory(windows=windows, heads=loaded.n_layers * loaded.n_heads, longest=max(options["lengths"]))
     out.mkdir(parents=True, exist_ok=True)
     setup = Setup(loaded, text=text, windows=windows, embeddings=embeddings, progress=progress, device=device)
     began = time.perf_counter()

@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from strategies.logits import SHAPES, logits
 from strategies.spherical import uniform_sphere
-from theorems.engine.validation import (check_choice, check_choices, check_generator, check_integer, check_number,
-                                 check_positive, validated_strategy)
+from theorems.engine.validation import (check_choice, check_choices, check_drawn_size, check_generator, check_integer,
+                                       check_number, check_positive, check_work, validated_strategy)
 
 EMBEDDING_SHAPES = ("free", "equal", "signs")
 """``free``: any rows in ``[−2, 2]^d``; ``equal``: every row the same vector (makes the fixed bound
@@ -33,8 +33,9 @@ SEEDED_SHAPES = ("equal", "signs", "sphere", "gaussian")
 @validated_strategy
 def embeddings(*, length: int, max_dim: int = 3, shapes: tuple[str, ...] = EMBEDDING_SHAPES) -> st.SearchStrategy:
     """``[length, d]`` float arrays with ``d`` in ``1..max_dim``, in one of :data:`EMBEDDING_SHAPES`."""
-    check_integer(length, name="length")
-    check_integer(max_dim, name="max_dim")
+    check_drawn_size(length, name="length")
+    check_drawn_size(max_dim, name="max_dim")
+    check_drawn_size(length * max_dim, name="length * max_dim")
     return _embeddings(length, max_dim, check_choices(shapes, name="shapes", choices=EMBEDDING_SHAPES))
 
 
@@ -136,4 +137,6 @@ def long_context_instances(*, max_n: int = 4, ratio: int = 16, extra: int = 48, 
     for name, value in (("max_n", max_n), ("ratio", ratio), ("max_dim", max_dim)):
         check_integer(value, name=name)
     check_integer(extra, name="extra", min_value=0)
+    check_work((max_n * ratio + extra) * max_dim, what=f"embeddings [L = up to {max_n * ratio + extra}, d = {max_dim}]",
+               way_out="lower max_n, ratio, extra or max_dim")
     return _long_instances(max_n, ratio, extra, float(bound), max_dim)

@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from theorems.engine.validation import check_choices, check_integer, check_positive, validated_strategy
+from theorems.engine.validation import (check_choices, check_drawn_size, check_integer, check_positive,
+                                       validated_strategy)
 
 SHAPES = ("free", "ties", "near-ties", "dominant", "extremes")
 """``free``: any values; ``ties``: few distinct values; ``near-ties``: values within 1e-9 of each
@@ -22,7 +23,7 @@ other; ``dominant``: one logit at ``+a``, the rest low; ``extremes``: every logi
 def lengths(*, min_length: int = 2, max_length: int = 32) -> st.SearchStrategy[int]:
     """Context lengths, shrinking toward ``min_length`` (2: the smallest meaningful case)."""
     check_integer(min_length, name="min_length")
-    check_integer(max_length, name="max_length")
+    check_drawn_size(max_length, name="max_length")
     if max_length < min_length:
         raise ValueError(f"need 1 <= min_length <= max_length, got min_length={min_length}, max_length={max_length}")
     return st.integers(min_length, max_length)

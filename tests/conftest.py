@@ -1,4 +1,5 @@
-"""Profiles are loaded here, once (``--hypothesis-profile`` from Hypothesis's pytest plugin overrides);
+"""The default profile is loaded here, once (the plugin then loads ``$HYPOTHESIS_PROFILE`` and Hypothesis's
+plugin ``--hypothesis-profile``, which override it);
 tests are marked by the folder they live in, so that ``pytest -m theory`` selects tests/theory."""
 
 from pathlib import Path
@@ -7,7 +8,7 @@ import pytest
 
 from theorems.engine import profiles
 
-profiles.load()
+profiles.load("dev")
 
 _MARKS = {"theory": pytest.mark.theory, "symbolic": pytest.mark.symbolic, "empirical": pytest.mark.empirical}
 

@@ -3,27 +3,36 @@
 >>> from theorems import STATEMENTS, check
 >>> check(STATEMENTS["lemma1.upper"], max_examples=50, seed=0).found
 'holds'
+
+Every public name is loaded on first use (PEP 562), so that ``import theorems.engine.plugin`` (at every
+pytest start, through the ``pytest11`` entry point) loads neither python-flint, mpmath nor the catalogue.
 """
 
-from theorems.engine.derivation import Derivation, Link, Term, expect, gate
-from theorems.engine.precision import Undecided
-from theorems.engine.search import (
-    Certificate, Counterexample, IllDefined, Necessity, SearchReport, Tightness, Verdict, certify, check, investigate,
-    necessity, refute,
-)
-from theorems.engine.statement import Hypothesis, Statement
+import importlib
 
-__all__ = [
-    "STATEMENTS", "Certificate", "Counterexample", "Derivation", "Hypothesis", "IllDefined", "Link", "Necessity",
-    "SearchReport", "Statement", "Term", "Tightness", "Undecided", "Verdict", "certify", "check", "expect", "gate",
-    "investigate", "necessity", "refute", "select",
-]
+_WHERE = {
+    "theorems.engine.derivation": ("Derivation", "Link", "Term", "expect", "gate"),
+    "theorems.engine.precision": ("Undecided",),
+    "theorems.engine.search": ("Certificate", "Counterexample", "IllDefined", "Necessity", "SearchReport",
+                               "Tightness", "Verdict", "certify", "check", "investigate", "necessity", "refute"),
+    "theorems.engine.statement": ("Hypothesis", "Statement"),
+    # the catalogue imports the statement families, which import `strategies`, which imports
+    # `theorems.maths.normalisers`: loaded lazily, `import strategies` has no import cycle
+    "theorems.engine.catalogue": ("STATEMENTS", "select"),
+}
+_MODULE = {name: module for module, names in _WHERE.items() for name in names}
+
+__all__ = sorted(_MODULE)
 
 
 def __getattr__(name: str):
-    # The catalogue imports the statement families, which import `strategies`, which imports
-    # `theorems.maths.normalisers`: loading it lazily keeps `import strategies` free of an import cycle.
-    if name in ("STATEMENTS", "select"):
-        from theorems.engine import catalogue
-        return getattr(catalogue, name)
-    raise AttributeError(f"module 'theorems' has no attribute {name!r}")
+    module = _MODULE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'theorems' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # the next look-up is an ordinary attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -242,6 +242,36 @@ def _unavailable(name: str, offline: bool, error: Exception) -> ModelUnavailable
         f"(underlying error: {type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''})")
 
 
+def check_model_folder(folder: Path, *, name: str) -> None:
+    """A local model folder's ``config.json`` parses and each ``*.safetensors`` header is whole, checked before
+    transformers reads them (its errors for a broken file say the model is missing or name an internal)."""
+    import json
+    import struct
+
+    config = folder / "config.json"
+    if config.is_file():
+        try:
+            json.loads(config.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise ModelUnavailableError(f"--model {name!r}: {config} is not valid JSON ({error}); restore it, "
+                                        "e.g. with the model's save_pretrained") from None
+    for weights in sorted(folder.glob("*.safetensors")):
+        with weights.open("rb") as file:
+            head = file.read(8)
+            size = struct.unpack("<Q", head)[0] if len(head) == 8 else None
+            broken = size is None or size > weights.stat().st_size - 8
+            if not broken:
+                try:
+                    header = json.loads(file.read(size))
+                    ends = [entry["data_offsets"][1] for key, entry in header.items() if key != "__metadata__"]
+                    broken = 8 + size + max(ends, default=0) > weights.stat().st_size  # tensors cut off
+                except (UnicodeDecodeError, json.JSONDecodeError, AttributeError, KeyError, IndexError, TypeError):
+                    broken = True
+        if broken:
+            raise ModelUnavailableError(f"--model {name!r}: {weights} is not a valid safetensors file (truncated or "
+                                        "corrupted: its header does not parse); copy or save the weights again")
+
+
 def _is_causal(config) -> bool:
     # Decoder-only language models are causal; BERT-style encoders are not (unless configured as decoders).
     if getattr(config, "is_decoder", False):
@@ -269,6 +299,8 @@ def load_model(name_or_path: str = DEFAULT_MODEL, *, offline: bool | None = None
     name = str(name_or_path)
     target = resolve(name_or_path)
     local = offline or Path(target).is_dir()
+    if Path(target).is_dir():
+        check_model_folder(Path(target), name=name)
     try:
         config = AutoConfig.from_pretrained(target, local_files_only=local)
     except (OSError, ValueError) as error:

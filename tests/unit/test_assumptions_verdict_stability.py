@@ -17,7 +17,7 @@ THEOREM2 = [s for k, s in STATEMENTS.items() if k.startswith("theorem2.")]
 def test_two_seeds_agree_in_the_ci_profile(statement):
     profiles.register()
     previous = settings._current_profile
-    settings.load_profile("ci")
+    settings.load_profile(profiles.full_name("ci"))
     try:
         found = {seed: check(statement, seed=seed).found for seed in (0, 1)}
     finally:

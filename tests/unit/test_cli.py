@@ -48,9 +48,11 @@ def test_ledger_writes_markdown_and_refreshes_the_readme_table(tmp_path, monkeyp
     readme = tmp_path / "README.md"
     readme.write_text("x\n<!-- verdicts:start -->\nold\n<!-- verdicts:end -->\ny\n")
     monkeypatch.setattr(cli, "STATEMENTS", {k: v for k, v in STATEMENTS.items() if k.startswith("corollary1.own-key.upper")})
-    out = tmp_path / "verdicts.md"
-    assert cli.main(["ledger", "--out", str(out), "--readme", str(readme), "--max-examples", "150"]) == 0
-    assert "Minimal counterexample" in out.read_text() and "## `corollary1.own-key.upper` [P]" in (tmp_path / "catalogue.md").read_text()
+    out, details = tmp_path / "verdicts.md", tmp_path / "out" / "verdicts.md"
+    assert cli.main(["ledger", "--out", str(out), "--readme", str(readme), "--details", str(details),
+                     "--max-examples", "150"]) == 0
+    assert "Counterexample: certified: ball arithmetic" in out.read_text()
+    assert "Minimal counterexample" in details.read_text() and "## `corollary1.own-key.upper` [P]" in (tmp_path / "catalogue.md").read_text()
     assert "\nold\n" not in readme.read_text()
     assert "`corollary1.own-key.upper`" in readme.read_text()
 

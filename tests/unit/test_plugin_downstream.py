@@ -35,7 +35,7 @@ def test_downstream_project_gates_its_statements_and_derivation(tmp_path):
     (tmp_path / "tests" / "test_my_bounds.py").write_text(TEST_MODULE, encoding="utf-8")
     run = subprocess.run([sys.executable, "-m", "pytest", "-m", "theory", "-p", "no:cacheprovider", "-p", "no:xdist",
                           "-rA", "--strict-markers", "--hypothesis-seed=3",
-                          "--hypothesis-profile=ci", "--hypothesis-show-statistics"],
+                          "--hypothesis-profile=theorems-ci", "--hypothesis-show-statistics"],
                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
     out = run.stdout
     assert run.returncode == 1, out + run.stderr

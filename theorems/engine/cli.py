@@ -37,9 +37,11 @@ def _parser() -> argparse.ArgumentParser:
         else:
             sub.add_argument("--out", type=Path, default=Path("docs/verdicts.md"), help="ledger path (default: %(default)s)")
             sub.add_argument("--readme", type=Path, default=Path("README.md"), help="README whose verdict table to refresh")
+            sub.add_argument("--details", type=Path, default=ledger.DETAILS,
+                             help="the detailed ledger, with this machine's witnesses, untracked (default: %(default)s)")
         sub.add_argument("--max-examples", type=_positive, default=None,
                          help="examples per search (default: each statement's own budget)")
-        sub.add_argument("--seed", type=int, default=0, help="search seed, for reproducible verdicts (default: 0)")
+        sub.add_argument("--seed", type=_seed, default=0, help="search seed, for reproducible verdicts (default: 0)")
         sub.add_argument("--profile", choices=tuple(profiles.PROFILES), default="ci",
                          help="Hypothesis settings profile (default: %(default)s)")
     return parser
@@ -56,6 +58,16 @@ def _positive(text: str) -> int:
         raise argparse.ArgumentTypeError(
             f"{text} examples per search cannot finish (at 100–3000 examples/s that is hours to years); "
             f"use at most {MAX_EXAMPLES}, and several --seed values for a wider search")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text}")
     return value
 
 
@@ -105,7 +117,8 @@ def _check(args, parser) -> int:
 
 def _ledger(args, parser) -> int:
     try:  # before the minutes of work, not after
-        for path, name in ((args.out, "--out"), (args.out.parent / "catalogue.md", "--out's catalogue.md")):
+        for path, name in ((args.out, "--out"), (args.out.parent / "catalogue.md", "--out's catalogue.md"),
+                           (args.details, "--details")):
             check_output_path(path, name=name)
         if args.readme.exists():
             check_output_path(args.readme, name="--readme")
@@ -114,12 +127,17 @@ def _ledger(args, parser) -> int:
     entries = ledger.collect(STATEMENTS.values(), max_examples=args.max_examples, seed=args.seed,
                              progress=lambda sid: print(f"checking {sid} ...", file=sys.stderr, flush=True),
                              search_progress=_progress)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(ledger.render(entries, seed=args.seed, max_examples=args.max_examples), encoding="utf-8")
+    from theorems.statements.proofs import gate_all
+
+    proofs = gate_all([e.statement.id for e in entries], max_examples=args.max_examples, seed=args.seed)
+    for path, detail in ((args.out, False), (args.details, True)):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(ledger.render(entries, seed=args.seed, max_examples=args.max_examples, detail=detail,
+                                      proofs=proofs), encoding="utf-8")
     (args.out.parent / "catalogue.md").write_text(ledger.catalogue(STATEMENTS.values()), encoding="utf-8")
     refreshed = ledger.refresh_readme(args.readme, entries)
     mismatches = [e.statement.id for e in entries if not e.verdict.matches]
-    print(f"wrote {args.out}, {args.out.parent / 'catalogue.md'}" + (f" and the verdict table of {args.readme}" if refreshed else ""))
+    print(f"wrote {args.out}, {args.out.parent / 'catalogue.md'}, {args.details}" + (f" and the verdict table of {args.readme}" if refreshed else ""))
     print(ledger.table(entries))
     if mismatches:
         print(f"\n{len(mismatches)} verdict(s) differ from expected: {', '.join(mismatches)}", file=sys.stderr)

@@ -3,7 +3,8 @@
 Each link ``e_{j-1} <rel> e_j`` carries its justification ("triangle inequality", "Markov", …) and
 becomes an ordinary :class:`~theorems.engine.statement.Statement` over the derivation's one instance
 strategy and hypotheses; the search engine (:func:`theorems.engine.search.check`) checks it, certifies a
-counterexample and reports its tightness. ``=`` is checked as ``≤`` and ``≥``. The chain's
+counterexample and reports its tightness. ``=`` is checked as ``≤`` and then, unless ``≤`` already
+fails, ``≥``, each with half the link's budget; its inconclusive count is the sum of both. The chain's
 conclusion ``e_0 <rel> e_k`` is :meth:`Derivation.conclusion`, itself a Statement.
 
 :func:`gate` checks every link and names the **first link that fails**; a link whose sides are
@@ -77,6 +78,14 @@ class Link:
             raise ValueError(f"justification={self.justification!r} must say why the link holds")
         if self.expected not in VERDICTS:
             raise ValueError(f"expected={self.expected!r} must be one of {VERDICTS}")
+        _check_statistical(self.statistical)
+
+
+def _check_statistical(statistical) -> None:
+    """``statistical=`` must be ``None`` or a function ``Statement -> Statement``; checked at construction."""
+    if statistical is not None and not callable(statistical):
+        raise TypeError(f"statistical={statistical!r} must be None or a function Statement -> Statement (e.g. "
+                        f"lambda s: statistical(s, estimator)), not {type(statistical).__name__}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -110,6 +119,7 @@ class Derivation:
                 raise TypeError(f"links[{k - 1}] must be a Link, not {type(link).__name__}")
         if self.expected not in VERDICTS:
             raise ValueError(f"expected={self.expected!r} must be one of {VERDICTS}")
+        _check_statistical(self.statistical)
         # the conclusion's relation must exist: a chain mixing <= and >= proves nothing end to end
         self.relation  # noqa: B018  (raises)
         self.conclusion()  # validates id, instances and hypotheses through Statement
@@ -206,6 +216,11 @@ class LinkReport:
         return next((v.report.counterexample for v in self.verdicts if v.report.counterexample), None)
 
     @property
+    def inconclusive(self) -> int:
+        """Instances neither proved nor ruled out at 1024 bits, over every direction checked."""
+        return sum(v.report.inconclusive for v in self.verdicts)
+
+    @property
     def tightness(self) -> Any:
         """The engine's tightness report of a link that holds (``None`` when it has none)."""
         reports = [getattr(v.report, "tightness", None) for v in self.verdicts if v.found == "holds"]
@@ -251,14 +266,28 @@ def gate(derivation: Derivation, *, max_examples: int | None = None, seed: int |
     """Check every link of ``derivation`` with the search engine, then its conclusion if a link fails."""
     if not isinstance(derivation, Derivation):
         raise TypeError(f"derivation must be a Derivation, not {type(derivation).__name__}")
-    reports = tuple(
-        LinkReport(k, link, tuple(check(s, max_examples=max_examples, seed=seed)
-                                  for s in derivation.link_statements(k)))
-        for k, link in enumerate(derivation.links, 1))
+    reports = tuple(LinkReport(k, link, _check_link(derivation.link_statements(k), max_examples, seed))
+                    for k, link in enumerate(derivation.links, 1))
     conclusion = None
     if any(r.found != "holds" for r in reports):
         conclusion = check(derivation.conclusion(), max_examples=max_examples, seed=seed)
     return DerivationReport(derivation, reports, conclusion, seed)
+
+
+def _check_link(statements: tuple[Statement, ...], max_examples: int | None, seed: int | None) -> tuple[Verdict, ...]:
+    """Each direction of a link, stopping at the first refuted one (a refuted ``≤`` decides an ``=`` link); the two
+    directions of an ``=`` link share one link's budget, so that it costs one search, not two."""
+    if len(statements) > 1:
+        from hypothesis import settings
+
+        budget = max_examples or statements[0].max_examples or settings().max_examples
+        max_examples = max(1, -(-budget // len(statements)))
+    verdicts = []
+    for statement in statements:
+        verdicts.append(check(statement, max_examples=max_examples, seed=seed))
+        if verdicts[-1].found == "refuted":
+            break
+    return tuple(verdicts)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -346,6 +375,7 @@ def describe_report(report: DerivationReport) -> str:
     lines = [f"derivation {d.id}: {d.formula}"]
     for r in report.links:
         status = r.found + ("" if r.matches else f" (expected {r.link.expected})")
+        status += f", {r.inconclusive} inconclusive" if r.inconclusive else ""
         detail = f"; {describe_tightness(r.tightness)}" if r.found == "holds" and r.link.relation != "=" else ""
         lines.append(f"  step {r.index} [{_SYMBOL[r.link.relation]} {r.link.term.text}] "
                      f"{r.link.justification}: {status}{detail}")

@@ -2,8 +2,21 @@
 certified counterexample (and how it was certified), the tightness of each bound that holds,
 and the hypotheses shown necessary, as Markdown.
 
-``python -m theorems ledger`` writes ``docs/verdicts.md`` and refreshes the verdict table in the
-README between the markers ``<!-- verdicts:start -->`` and ``<!-- verdicts:end -->``.
+``python -m theorems ledger`` writes two renderings of one run:
+
+- the **tracked** ledger (``docs/verdicts.md``, and the README's verdict table between the markers
+  ``<!-- verdicts:start -->`` and ``<!-- verdicts:end -->``): only what does not move with the search path —
+  verdicts, how a refutation was certified, the tight/loose class of each bound that holds, the hypotheses shown
+  necessary, the first failing step of each proof. Any machine regenerates it byte for byte: numpy's vectorised
+  ``exp``/``log`` differ by an ulp across CPUs, which moves Hypothesis's search (its ``target()`` scores) and so
+  the witnesses, ratios and counts it meets, never these;
+- the **detailed** ledger (``--details``, default ``out/ledger/verdicts.md``, untracked): the same with the
+  machine's witnesses — minimal counterexamples, tightness ratios and where they were met, example counts, the
+  Hypothesis release.
+
+>>> class T: ratio, TIGHT = 0.9999, 0.99
+>>> tightness_class(T())
+'tight (ratio ≥ 0.99)'
 """
 
 from __future__ import annotations
@@ -16,10 +29,13 @@ from pathlib import Path
 import hypothesis
 import numpy as np
 
-from theorems.engine.search import Necessity, Verdict, check, necessity
+from theorems.engine.search import Necessity, Tightness, Verdict, check, necessity
 from theorems.engine.statement import Statement
 
 START, END = "<!-- verdicts:start -->", "<!-- verdicts:end -->"
+DETAILS = Path("out/ledger/verdicts.md")
+"""Where ``python -m theorems ledger`` writes the detailed (machine-dependent, untracked) ledger."""
+_TIGHT = Tightness.TIGHT
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,7 +77,15 @@ def _counterexample(cx) -> str:
             f"(size {cx.size}; certified: {cx.method})")
 
 
-def _evidence(verdict: Verdict) -> str:
+def tightness_class(tightness) -> str:
+    """The tracked ledger's tightness: tight or loose, which does not move with the search path."""
+    if tightness is None:
+        return "tightness not reported"
+    threshold = getattr(tightness, "TIGHT", 0.99)
+    return f"tight (ratio ≥ {threshold:g})" if tightness.ratio >= threshold else f"loose (ratio < {threshold:g})"
+
+
+def _evidence(verdict: Verdict, detail: bool = True) -> str:
     """How the verdict is backed: the tightness of a bound that holds, the certificate of a refutation."""
     report = verdict.report
     if report.counterexample is not None:
@@ -71,11 +95,14 @@ def _evidence(verdict: Verdict) -> str:
     if report.ill_defined is not None:
         return f"{report.ill_defined.side}: {report.ill_defined.reason}"
     if report.candidates:
-        return f"{report.candidate_count} candidate(s), not certified: {report.candidates[0].reason}"
+        count = f"{report.candidate_count} " if detail else ""
+        return f"{count}candidate(s), not certified: {report.candidates[0].reason}"
+    if not detail:
+        return tightness_class(report.tightness) if report.tightness else "—"
     return report.tightness.describe() if report.tightness else "—"
 
 
-def table(entries: list[Entry]) -> str:
+def table(entries: list[Entry], *, detail: bool = False) -> str:
     rows = ["| statement | formula | expected | found | tightness / certificate | hypotheses shown necessary |",
             "|---|---|---|---|---|---|"]
     for e in entries:
@@ -83,31 +110,38 @@ def table(entries: list[Entry]) -> str:
         mark = "" if e.verdict.matches else " ⚠"
         tag = " [R]" if e.statement.source == "R" else ""
         rows.append(f"| `{e.statement.id}` | {e.statement.formula}{tag} | {e.verdict.expected} | "
-                    f"**{e.verdict.found}**{mark} | {_evidence(e.verdict)} | {needed} |")
+                    f"**{e.verdict.found}**{mark} | {_evidence(e.verdict, detail)} | {needed} |")
     return "\n".join(rows)
 
 
-def section(entry: Entry) -> str:
+def section(entry: Entry, *, detail: bool = False) -> str:
     s, v = entry.statement, entry.verdict
+    found = f"- Found: **{v.found}**"
+    if detail:
+        found += (f" ({v.report.examples} examples"
+                  + (f", {v.report.float_artefacts} float artefacts discarded" if v.report.float_artefacts else "")
+                  + (f", {v.report.certified} certified violations" if v.report.certified else "")
+                  + (f", {v.report.candidate_count} uncertified candidates" if v.report.candidate_count else "")
+                  + (f", {v.report.inconclusive} instances inconclusive at 1024 bits" if v.report.inconclusive else "")
+                  + ")")
     lines = [f"### `{s.id}` — {s.title}", "",
              f"- Paper: {s.paper_ref}; formula {'reconstructed [R]' if s.source == 'R' else 'as published [P]'}: {s.formula}",
              f"- Reading: {s.reading}",
              f"- Expected: **{s.expected}** — {s.reason}",
-             f"- Found: **{v.found}** ({v.report.examples} examples"
-             + (f", {v.report.float_artefacts} float artefacts discarded" if v.report.float_artefacts else "")
-             + (f", {v.report.certified} certified violations" if v.report.certified else "")
-             + (f", {v.report.candidate_count} uncertified candidates" if v.report.candidate_count else "")
-             + (f", {v.report.inconclusive} instances inconclusive at 1024 bits" if v.report.inconclusive else "") + ")"]
+             found]
     if v.report.tightness is not None:
         t = v.report.tightness
         lines.append(f"- Tightness: {t.describe()} (largest ratio met, lhs = {t.lhs:.6g}, rhs = {t.rhs:.6g}; "
-                     f"at {describe_instance(t.instance)})")
+                     f"at {describe_instance(t.instance)})" if detail else f"- Tightness: {tightness_class(t)}")
     if v.report.ill_defined is not None:
-        lines.append(f"- Ill-defined: {v.report.ill_defined}")
+        lines.append(f"- Ill-defined: {v.report.ill_defined}" if detail else
+                     f"- Ill-defined: {v.report.ill_defined.side} {v.report.ill_defined.reason}")
     if v.report.counterexample:
-        lines.append(f"- Minimal counterexample: {_counterexample(v.report.counterexample)}")
+        lines.append(f"- Minimal counterexample: {_counterexample(v.report.counterexample)}" if detail else
+                     f"- Counterexample: {_evidence(v)} (the instance: `python -m theorems ledger`'s detailed ledger)")
     for candidate in v.report.candidates[:1]:
-        lines.append(f"- Candidate at {describe_instance(candidate.instance)}: {candidate.describe()}")
+        lines.append(f"- Candidate at {describe_instance(candidate.instance)}: {candidate.describe()}" if detail else
+                     f"- Candidate, not certified: {candidate.reason}")
     for h in s.hypotheses:
         probe = next((n for n in entry.necessities if n.hypothesis == h.name), None)
         if v.found == "refuted":
@@ -115,29 +149,45 @@ def section(entry: Entry) -> str:
         elif probe is None:
             status = "not probed (no violating instances defined)"
         elif probe.needed:
-            status = f"**needed**: {_counterexample(probe.counterexample)}"
+            status = f"**needed**: {_counterexample(probe.counterexample)}" if detail else \
+                "**needed** (a certified counterexample once it is broken)"
         else:
             status = "no counterexample found when it is broken"
         lines.append(f"- Hypothesis `{h.name}` ({h.text}): {status}")
     return "\n".join(lines)
 
 
-def render(entries: list[Entry], *, seed: int, max_examples: int | None) -> str:
-    header = ["# Verdict ledger", "",
-              "Generated by `python -m theorems ledger` "
-              f"(seed {seed}, {'each statement’s own' if max_examples is None else max_examples} examples, "
-              f"Hypothesis {hypothesis.__version__}: another Hypothesis release draws other examples, so the counts "
-              "and tightness witnesses below may differ with it). Formulas marked [R] are reconstructed from the paper's prose (see `../shared/spec/STATEMENTS.md`); "
-              "every counterexample below was certified before being reported: in arb ball arithmetic (the ball of "
-              "the violation lies strictly above 0) unless its `certified:` note names a statistical confirmation. "
-              "A float64 violation far above rounding that balls cannot certify is a *candidate* (found "
-              "**candidate**, which never matches the expected verdict); only rounding-level residue is counted "
-              "as inconclusive (`docs/soundness.md`). "
-              "Tightness is the largest ratio lhs/rhs (rhs/lhs for ≥) the search met, in float64.", "",
-              table(entries), ""]
-    from theorems.statements.proofs import ledger_section  # each proof step by step: first failing / loosest step (issue 13)
-    proofs = ledger_section([e.statement.id for e in entries], seed=seed, max_examples=max_examples)
-    return "\n".join(header + [section(e) + "\n" for e in entries] + [proofs])
+def render(entries: list[Entry], *, seed: int, max_examples: int | None, detail: bool = False,
+           proofs: dict | None = None) -> str:
+    """The ledger's Markdown: tracked (``detail=False``) or detailed; ``proofs``: the proofs already gated
+    (:func:`theorems.statements.proofs.gate_all`), so that both renderings come from one run."""
+    from theorems.statements.proofs import gate_all, ledger_section  # each proof step by step (issue 13)
+
+    ids = [e.statement.id for e in entries]
+    if proofs is None:
+        proofs = gate_all(ids, max_examples=max_examples, seed=seed)
+    budget = "each statement’s own" if max_examples is None else max_examples
+    provenance = (f"seed {seed}, {budget} examples, Hypothesis {hypothesis.__version__}, numpy {np.__version__}; "
+                  "the witnesses, ratios and counts below move with the machine (numpy's vectorised exp/log differ by "
+                  "an ulp across CPUs) and the Hypothesis release; `docs/verdicts.md` keeps only what does not"
+                  if detail else
+                  f"seed {seed}, {budget} examples; only what does not move with the machine or the search path: "
+                  "verdicts, certificates, tight/loose classes, hypotheses shown necessary. The witnesses — minimal "
+                  "counterexamples, tightness ratios and where they were met, counts — are in the detailed ledger "
+                  "it writes beside, untracked (`out/ledger/verdicts.md`)")
+    header = ["# Verdict ledger" + (" (detailed)" if detail else ""), "",
+              f"Generated by `python -m theorems ledger` ({provenance}). Formulas marked [R] are reconstructed from "
+              "the paper's prose (see `../shared/spec/STATEMENTS.md`); every counterexample was certified before being "
+              "reported: in arb ball arithmetic (the ball of the violation lies strictly above 0) unless its "
+              "certificate names a statistical confirmation. "
+               "A float64 violation far above rounding that balls cannot certify is a *candidate* (found "
+               "**candidate**, which never matches the expected verdict); only rounding-level residue is counted "
+               "as inconclusive (`docs/soundness.md`). Tightness is the largest ratio lhs/rhs (rhs/lhs for ≥) "
+              f"the search met, in float64; tight means at least {_TIGHT:g}.", "",
+              table(entries, detail=detail), ""]
+    accounts = ledger_section(ids, seed=seed, max_examples=max_examples, detail=detail,
+                              reports={sid: r for sid, r in proofs.items() if sid in ids})
+    return "\n".join(header + [section(e, detail=detail) + "\n" for e in entries] + [accounts])
 
 
 def catalogue(statements: Iterable[Statement]) -> str:

@@ -9,8 +9,9 @@ statement's hypotheses) admits: bounds of each float are respected by clipping t
 constraints, and a proposal the strategy rejects (a failed ``assume``/filter) scores as the worst.
 Nothing the optimiser finds is trusted: a float64 violation is certified like any other candidate.
 
-This uses Hypothesis internals (the choice sequence of 6.1xx). :func:`available` says whether they
-are present; if a release changes them, the search runs without the optimiser and says so.
+This uses Hypothesis internals (the choice sequence of 6.1xx), all behind
+:mod:`theorems.engine.hypothesis_internals`. :func:`available` says whether they are present; if a
+release changes them, the search runs without the optimiser, warns and says so in its report.
 
 >>> available()
 True
@@ -19,12 +20,13 @@ True
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import math
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+
+from theorems.engine import hypothesis_internals as internals
 
 EVALUATIONS = 600
 """Proposals evaluated per search, over every start together (a count, so that results do not depend on load)."""
@@ -42,49 +44,19 @@ class Start:
     constraints: tuple  # per choice: (type, constraints)
 
 
-def _api():
-    """``(current_build_context, ConjectureData, BuildContext)``, or ``None`` when this Hypothesis lacks them."""
-    try:
-        control = importlib.import_module("hypothesis.control")
-        data = importlib.import_module("hypothesis.internal.conjecture.data")
-        context, conjecture, build = control.current_build_context, data.ConjectureData, control.BuildContext
-        if not callable(getattr(conjecture, "for_choices", None)):
-            return None
-        return context, conjecture, build
-    except (ImportError, AttributeError):
-        return None
-
-
 def available() -> bool:
-    return _api() is not None
+    """Whether this Hypothesis lets the optimiser record and replay choices (warns once when not)."""
+    return internals.optimiser_available()
 
 
 def record() -> tuple | None:
-    """The choices and their constraints of the example being tested now, or ``None`` if unavailable."""
-    api = _api()
-    if api is None:
-        return None
-    try:
-        data = api[0]().data
-        nodes = tuple(data.nodes)
-        return tuple(n.value for n in nodes), tuple((n.type, dict(n.constraints)) for n in nodes)
-    except Exception:  # noqa: BLE001 - an internal API that changed: run without the optimiser
-        return None
+    """The choices and their constraints of the example being tested now, or ``None`` outside a test."""
+    return internals.record()
 
 
 def replay(strategy, choices: tuple) -> Any | None:
     """The instance ``strategy`` draws from ``choices``, or ``None`` when it rejects them."""
-    api = _api()
-    if api is None:
-        return None
-    try:
-        data = api[1].for_choices(choices)
-        with api[2](data, is_final=False, wrapped_test=replay):  # some strategies need a build context
-            return data.draw(strategy)
-    except BaseException as error:  # noqa: BLE001 - StopTest, UnsatisfiedAssumption, InvalidArgument ...
-        if isinstance(error, (KeyboardInterrupt, SystemExit, MemoryError)):
-            raise
-        return None
+    return internals.replay(strategy, choices)
 
 
 def _clip(value: float, constraints: dict) -> float:

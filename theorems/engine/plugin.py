@@ -1,8 +1,8 @@
 """pytest plugin (entry point ``pytest11``): statements and derivations as ordinary ``theory`` tests.
 
 Installed with the package, like Hypothesis's own plugin: it registers the ``theory`` marker and
-the Hypothesis profiles ``dev``, ``ci``, ``thorough`` (so ``--hypothesis-profile=ci`` works in any
-repository), and collects, from every test module, each module-level name that
+the Hypothesis profiles ``theorems-dev``, ``theorems-ci``, ``theorems-thorough`` (prefixed, so that they
+clash with no one's ``ci``), and collects, from every test module, each module-level name that
 
 - holds a :class:`~theorems.engine.statement.Statement`, a :class:`~theorems.engine.derivation.Derivation` or an
   :class:`~theorems.engine.derivation.Expectation` (:func:`~theorems.engine.derivation.expect`), and
@@ -11,16 +11,27 @@ repository), and collects, from every test module, each module-level name that
   existing object (``X = STATEMENTS["id"]``, ``X = other``), and not starting with ``_``.
 
 The rule keeps a test module that merely imports or aliases statements from running them again.
-Each collected test is marked ``theory``; a statement passes when the engine's verdict matches its
-``expected`` (a statement expected "refuted" passes when refuted), a derivation when every link and
-its conclusion do. ``--hypothesis-seed`` seeds the search (default 0, so verdicts are
-reproducible); the active Hypothesis profile sets the budget of statements without their own;
-``--hypothesis-show-statistics`` prints examples and time per theory test.
+Each collected test is marked ``theory`` and matches ``-k`` on its statement's id as well as on its name;
+a statement passes when the engine's verdict matches its ``expected`` (a statement expected "refuted"
+passes when refuted), a derivation when every link and its conclusion do.
+
+Options: ``--hypothesis-seed`` seeds the search (a non-negative integer, default 0, so verdicts are
+reproducible; anything else is a usage error, exit 4); the profile named by ``--hypothesis-profile`` or,
+without it, ``$HYPOTHESIS_PROFILE`` sets the budget of statements without their own (an unknown name is a
+usage error); ``--hypothesis-show-statistics`` prints examples and time per theory test. A "theory verdicts"
+section of the terminal summary gives each theory test's verdict, tightness and counts (certified /
+candidates / inconclusive), ``-v`` shows the verdict next to PASSED, ``-rA`` shows it in the passes
+section, and JUnit XML carries them as ``theory.*`` properties.
+
+Nothing heavy is imported at pytest start (the engine, python-flint, mpmath, the catalogue): only when a
+theory test runs.
 """
 
 from __future__ import annotations
 
 import ast
+import os
+import re
 import time
 from pathlib import Path
 
@@ -32,20 +43,70 @@ profiles.register()  # at import, before Hypothesis's plugin loads the profile n
 
 MARKER = "theory: property-based checks of statements and derivations (`pytest -m theory`)"
 DEFAULT_SEED = 0
-_STATS = pytest.StashKey[list]()
+PROPERTY = "theory."
+"""Prefix of the JUnit properties (``item.user_properties``) a theory test records."""
+_TARGETS = {("theorems.engine.statement", "Statement"), ("theorems.engine.derivation", "Derivation"),
+            ("theorems.engine.derivation", "Expectation")}
 
 
 class TheoryFailure(Exception):
     """A verdict that differs from the expected one; its text is the whole failure report."""
 
 
+@pytest.hookimpl(tryfirst=True)  # before Hypothesis's plugin loads the profile: bad input is a usage error
 def pytest_configure(config: pytest.Config) -> None:
-    # the ball forms of np.linalg and scipy.special's softmax family are installed when the ball backend is
-    # imported: before test modules bind those names (docs/soundness.md)
-    from theorems.engine import precision  # noqa: F401
-
     config.addinivalue_line("markers", MARKER)
-    config.stash[_STATS] = []
+    seed(config)
+    _load_profile(config)
+
+
+_IMPORTS_THEOREMS = re.compile(r"^\s*(from|import)\s+theorems\b", flags=re.MULTILINE)
+
+
+def pytest_pycollect_makemodule(module_path: Path, parent):
+    """Before a test module that imports ``theorems`` is imported, install the ball forms of ``np.linalg`` and
+    ``scipy.special``'s softmax family (importing the ball backend does), so that the names it binds
+    (``from scipy.special import softmax``) are the ball-aware ones (docs/soundness.md). Other modules pay
+    nothing."""
+    try:
+        source = Path(module_path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    if _IMPORTS_THEOREMS.search(source):
+        from theorems.engine import precision  # noqa: F401  (installs the ball forms)
+    return None
+
+
+def seed(config: pytest.Config) -> int:
+    """The search seed of theory tests: ``--hypothesis-seed`` as a non-negative integer, default 0."""
+    given = config.getoption("hypothesis_seed", default=None)
+    if given is None:
+        return DEFAULT_SEED
+    try:
+        value = int(given)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise pytest.UsageError(f"--hypothesis-seed={given!r} must be a non-negative integer "
+                                "(the search seed of theory tests), e.g. --hypothesis-seed=0")
+    return value
+
+
+def _load_profile(config: pytest.Config) -> None:
+    named = config.getoption("hypothesis_profile", default=None)
+    source = "--hypothesis-profile"
+    if not named:
+        named, source = os.environ.get("HYPOTHESIS_PROFILE") or None, "HYPOTHESIS_PROFILE"
+    if named is None:
+        return
+    if not profiles.registered(named):
+        hint = f" (this package's are prefixed: {profiles.full_name(named)!r})" if named in profiles.PROFILES else ""
+        raise pytest.UsageError(f"{source}={named!r} is not a registered Hypothesis profile{hint}; this package "
+                                f"registers {tuple(map(profiles.full_name, profiles.PROFILES))}")
+    if source == "HYPOTHESIS_PROFILE":  # Hypothesis's plugin reads only the option (loaded after this)
+        from hypothesis import settings
+
+        settings.load_profile(named)
 
 
 def defined_names(source: str) -> frozenset[str]:
@@ -71,25 +132,31 @@ def _module_names(collector: pytest.Module) -> frozenset[str]:
     return cached
 
 
-def pytest_pycollect_makeitem(collector, name, obj):
-    if name.startswith("_") or not isinstance(collector, pytest.Module):
-        return None
-    from theorems.engine.derivation import Derivation, Expectation
-    from theorems.engine.statement import Statement
+def _is_target(obj) -> bool:
+    # by class name, not isinstance: an isinstance test would import the engine at every pytest start
+    return any((c.__module__, c.__qualname__) in _TARGETS for c in type(obj).__mro__)
 
-    if not isinstance(obj, (Statement, Derivation, Expectation)) or name not in _module_names(collector):
+
+def pytest_pycollect_makeitem(collector, name, obj):
+    if name.startswith("_") or not isinstance(collector, pytest.Module) or not _is_target(obj):
+        return None
+    if name not in _module_names(collector):
         return None
     return TheoryItem.from_parent(collector, name=name, target=obj)
 
 
-def _seed(config: pytest.Config) -> int:
-    given = config.getoption("hypothesis_seed", default=None)
-    if given is None:
-        return DEFAULT_SEED
-    try:
-        return int(given)
-    except ValueError:
-        raise pytest.UsageError(f"--hypothesis-seed={given!r} must be an integer for theory tests") from None
+def target_id(target) -> str:
+    """The statement or derivation id of a collected object (an Expectation's target's)."""
+    return getattr(target, "id", None) or target.target.id
+
+
+def counts(report) -> dict[str, int]:
+    """certified / candidates / inconclusive of one search report."""
+    return {"certified": report.certified, "candidates": report.candidate_count, "inconclusive": report.inconclusive}
+
+
+def _add(total: dict, more: dict) -> dict:
+    return {k: None if total.get(k, 0) is None or more[k] is None else total.get(k, 0) + more[k] for k in more}
 
 
 class TheoryItem(pytest.Item):
@@ -97,40 +164,30 @@ class TheoryItem(pytest.Item):
 
     def __init__(self, *, target, **kwargs) -> None:
         super().__init__(**kwargs)
-        from theorems.engine.derivation import Expectation
-
-        self.pin = target if isinstance(target, Expectation) else Expectation(target)
+        self.target = target
         self.add_marker(pytest.mark.theory)
+        self.extra_keyword_matches.add(target_id(target))  # `-k lemma1.upper` selects it
 
     def runtest(self) -> None:
-        from theorems.engine.derivation import Derivation, describe_report, describe_tightness, describe_verdict, gate
-        from theorems.engine.search import check
+        from theorems.engine.derivation import Expectation
 
-        seed, target, expected = _seed(self.config), self.pin.target, self.pin.expected
+        pin = self.target if isinstance(self.target, Expectation) else Expectation(self.target)
         start = time.perf_counter()
-        if isinstance(target, Derivation):
-            report = gate(target, seed=seed)
-            found, ok = report.found, report.first_mismatch is None and report.found == expected
-            if report.first_failure is not None:
-                found = f"first failing step {report.first_failure.index}, conclusion {found}"
-            message, tightness = describe_report(report), None
-            examples = sum(v.report.examples for r in report.links for v in r.verdicts)
-            if self.pin.tightness is not None:
-                loosest = report.loosest
-                tightness = loosest.tightness if loosest else None
-        else:
-            verdict = check(target, seed=seed)
-            found, ok = verdict.found, verdict.found == expected
-            message = describe_verdict(target, verdict, expected=expected)
-            tightness, examples = getattr(verdict.report, "tightness", None), verdict.report.examples
-        self.config.stash[_STATS].append(f"{self.nodeid}: {found}, {examples} examples, "
-                                         f"{time.perf_counter() - start:.2f} s, seed {seed}")
-        reproduce = f"reproduce: pytest '{self.nodeid}' --hypothesis-seed={seed}"
-        if not ok:
-            raise TheoryFailure(f"{message}\n{reproduce}")
-        if self.pin.tightness is not None and (tightness is None or not tightness.ratio >= self.pin.tightness):
-            raise TheoryFailure(f"{message}\npinned tightness {self.pin.tightness:g} not reached: "
-                                f"{describe_tightness(tightness)}\n{reproduce}")
+        outcome = _run(pin, seed=seed(self.config))
+        outcome["seconds"] = time.perf_counter() - start
+        self._record(outcome)
+        reproduce = f"reproduce: pytest '{self.nodeid}' --hypothesis-seed={outcome['seed']}"
+        if not outcome["ok"]:
+            raise TheoryFailure(f"{outcome['message']}\n{reproduce}")
+        if outcome["pin_failure"]:
+            raise TheoryFailure(f"{outcome['pin_failure']}\n{reproduce}")
+
+    def _record(self, outcome: dict) -> None:
+        properties = {"id": outcome["id"], "expected": outcome["expected"], "verdict": outcome["found"],
+                      "tightness": outcome["tightness"], "examples": outcome["examples"], "seed": outcome["seed"],
+                      "seconds": round(outcome["seconds"], 2), **outcome["counts"]}
+        self.user_properties.extend((PROPERTY + k, "" if v is None else v) for k, v in properties.items())
+        self.add_report_section("call", "theory", summary_line(dict(properties, nodeid=self.nodeid)))
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, TheoryFailure):
@@ -138,12 +195,83 @@ class TheoryItem(pytest.Item):
         return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self):
-        return self.path, None, f"theory: {self.name}"
+        return self.path, None, f"theory: {self.name} ({target_id(self.target)})"
+
+
+def _run(pin, *, seed: int) -> dict:
+    """Check a pinned statement or derivation; what the summary, JUnit and the failure message need."""
+    from theorems.engine.derivation import Derivation, describe_report, describe_tightness, describe_verdict, gate
+    from theorems.engine.search import check
+
+    target, expected = pin.target, pin.expected
+    if isinstance(target, Derivation):
+        report = gate(target, seed=seed)
+        found, ok = report.found, report.first_mismatch is None and report.found == expected
+        if report.first_failure is not None:
+            found = f"first failing step {report.first_failure.index}, conclusion {found}"
+        message = describe_report(report)
+        verdicts = [v for r in report.links for v in r.verdicts] + ([report.conclusion] if report.conclusion else [])
+        loosest = report.loosest
+        tightness = loosest.tightness if loosest else None
+    else:
+        verdict = check(target, seed=seed)
+        found, ok = verdict.found, verdict.found == expected
+        message = describe_verdict(target, verdict, expected=expected)
+        verdicts, tightness = [verdict], getattr(verdict.report, "tightness", None)
+    total: dict = {}
+    for v in verdicts:
+        total = _add(total, counts(v.report))
+    pin_failure = None
+    if ok and pin.tightness is not None and (tightness is None or not tightness.ratio >= pin.tightness):
+        pin_failure = (f"{target.id}: {found} as expected, but pinned tightness {pin.tightness:g} not reached: "
+                       f"{describe_tightness(tightness)}")
+    return {"id": target.id, "expected": expected, "found": found, "ok": ok, "message": message, "seed": seed,
+            "tightness": tightness.describe() if tightness is not None else "",
+            "examples": sum(v.report.examples for v in verdicts), "counts": total, "pin_failure": pin_failure}
+
+
+def summary_line(properties: dict) -> str:
+    """One theory test in the summary: verdict, tightness, counts.
+
+    >>> summary_line({"nodeid": "t.py::b", "id": "my.b", "verdict": "holds", "expected": "holds",
+    ...               "tightness": "tight: 1", "examples": 9, "certified": 0, "candidates": None, "inconclusive": 2})
+    't.py::b [my.b]: holds (expected holds); tight: 1; 9 examples, certified 0, candidates —, inconclusive 2'
+    """
+    shown = lambda v: "—" if v in (None, "") else v  # noqa: E731
+    tightness = f"; {properties['tightness']}" if properties.get("tightness") else ""
+    return (f"{properties['nodeid']} [{properties['id']}]: {properties['verdict']} (expected {properties['expected']})"
+            f"{tightness}; {properties['examples']} examples, certified {shown(properties['certified'])}, "
+            f"candidates {shown(properties['candidates'])}, inconclusive {shown(properties['inconclusive'])}")
+
+
+def _properties(report) -> dict | None:
+    found = {k[len(PROPERTY):]: v for k, v in getattr(report, "user_properties", ()) if str(k).startswith(PROPERTY)}
+    return found | {"nodeid": report.nodeid} if found else None
+
+
+def pytest_report_teststatus(report, config):
+    """``-v``: a passing theory test says what it found (``PASSED (holds; tight: 0.99997 at T = 10)``)."""
+    if report.when != "call" or not report.passed or config.get_verbosity() < 1:
+        return None
+    properties = _properties(report)
+    if properties is None:
+        return None
+    tightness = f"; {properties['tightness']}" if properties.get("tightness") else ""
+    return "passed", ".", (f"PASSED ({properties['verdict']}{tightness})", {"green": True})
 
 
 def pytest_terminal_summary(terminalreporter, config: pytest.Config) -> None:
-    lines = config.stash.get(_STATS, [])
-    if lines and config.getoption("hypothesis_show_statistics", default=False):
+    # from the reports, not the stash, so that it also works under pytest-xdist (the reports come back)
+    reports = [r for key in ("passed", "failed") for r in terminalreporter.stats.get(key, ())
+               if getattr(r, "when", None) == "call"]
+    lines = [summary_line(p) for p in map(_properties, reports) if p is not None]
+    if not lines:
+        return
+    terminalreporter.section("theory verdicts")
+    for line in sorted(lines):
+        terminalreporter.write_line(line)
+    if config.getoption("hypothesis_show_statistics", default=False):
         terminalreporter.section("theory statistics")
-        for line in lines:
-            terminalreporter.write_line(line)
+        for p in sorted(filter(None, map(_properties, reports)), key=lambda p: p["nodeid"]):
+            terminalreporter.write_line(f"{p['nodeid']}: {p['verdict']}, {p['examples']} examples, "
+                                        f"{float(p['seconds']):.2f} s, seed {p['seed']}")

@@ -19,9 +19,7 @@ True
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import importlib
 import time
 from collections.abc import Callable
 from typing import Any
@@ -30,6 +28,7 @@ import numpy as np
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings, target
 from hypothesis import seed as hypothesis_seed
 
+from theorems.engine import hypothesis_internals as internals
 from theorems.engine import optimiser, precision, sides
 from theorems.engine.precision import ARB, BITS, F64, MP, NoBallForm, Undecided, balls, lift
 from theorems.engine.sides import SideError
@@ -483,56 +482,6 @@ def _settings(max_examples: int | None, seed: int | None) -> settings:
     )
 
 
-@contextlib.contextmanager
-def _without_local_constants():
-    """Hypothesis mixes literals harvested from every imported local module into generated data, so
-    one seed draws differently in a test session and on the command line, depending on what
-    happens to be imported. A verdict must not depend on that: the pool is emptied during a
-    search. (Internal API with no public switch; if a Hypothesis release drops it, nothing is done.)"""
-    providers = importlib.import_module("hypothesis.internal.conjecture.providers")
-    original, pool = getattr(providers, "_get_local_constants", None), getattr(providers, "_local_constants", None)
-    cache = getattr(getattr(providers, "CONSTANTS_CACHE", None), "cache", None)
-    if original is None or pool is None or cache is None:
-        yield
-        return
-    empty = type(pool)()
-    providers._get_local_constants = lambda: empty
-    cache.clear()
-    try:
-        yield
-    finally:
-        providers._get_local_constants = original
-        cache.clear()
-
-
-@contextlib.contextmanager
-def _bounded_target_phase(calls: int):
-    """End Hypothesis's run once its ``target()`` phase has run ``calls`` test cases (see
-    :data:`TARGET_CALLS_PER_EXAMPLE`). (Internal API with no public switch; if a Hypothesis release
-    drops it, nothing is done.)"""
-    engine = importlib.import_module("hypothesis.internal.conjecture.engine")
-    runner = getattr(engine, "ConjectureRunner", None)
-    original = getattr(runner, "test_function", None)
-    reason = getattr(getattr(engine, "ExitReason", None), "max_iterations", None)
-    if original is None or reason is None or not hasattr(runner, "exit_with"):
-        yield
-        return
-    spent = [0]
-
-    def test_function(self, data):
-        if getattr(self, "_current_phase", None) == "target":
-            spent[0] += 1
-            if spent[0] > calls:
-                self.exit_with(reason)
-        return original(self, data)
-
-    runner.test_function = test_function
-    try:
-        yield
-    finally:
-        runner.test_function = original
-
-
 SHRINK_EVALUATIONS = 1000
 """Candidates evaluated after the first confirmed counterexample; past that, only instances already
 confirmed still fail, so Hypothesis's last replay stays consistent and the shrinker winds down.
@@ -652,7 +601,7 @@ def investigate(statement: Statement, *, max_examples: int | None = None, seed: 
         test = hypothesis_seed(seed)(test)
     payload = None
     try:
-        with _without_local_constants(), _bounded_target_phase(TARGET_CALLS_PER_EXAMPLE * chosen.max_examples):
+        with internals.without_local_constants(), internals.bounded_target_phase(TARGET_CALLS_PER_EXAMPLE * chosen.max_examples):
             test()
     except _Found as failure:
         payload = failure.payload

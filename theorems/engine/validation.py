@@ -40,6 +40,7 @@ import numbers
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from hypothesis.errors import InvalidArgument as _HypothesisInvalidArgument
@@ -133,6 +134,27 @@ def check_integer(value, *, name: str, min_value: int | None = 1, max_value: int
             raise ValueError(f"{name}={value!r} must be an integer >= {min_value}{hint}")
         raise ValueError(f"{name}={value!r} must be an integer in {min_value}..{max_value}{hint}")
     return int(value)
+
+
+MAX_DRAWN = 1024
+"""The most values a strategy draws one by one from Hypothesis for one array of an instance: Hypothesis supports a
+few thousand choices per example (it refuses larger lists only when drawing), and a statement's instances are
+small by design."""
+
+
+def check_drawn_size(value, *, name: str, min_value: int = 1) -> int:
+    """An integer size of an array a strategy draws value by value, at most :data:`MAX_DRAWN`; checked when the
+    strategy is built, not when Hypothesis first draws from it.
+
+    >>> check_drawn_size(10**7, name="max_length")
+    Traceback (most recent call last):
+        ...
+    ValueError: max_length=10000000 must be an integer in 1..1024 (Hypothesis draws each value of the array one by one, a few thousand per example at most; for larger sizes draw a seed and generate with numpy, as strategies.distance.long_context_instances does)
+    """
+    return check_integer(value, name=name, min_value=min_value, max_value=MAX_DRAWN,
+                         hint=" (Hypothesis draws each value of the array one by one, a few thousand per example at "
+                              "most; for larger sizes draw a seed and generate with numpy, as "
+                              "strategies.distance.long_context_instances does)")
 
 
 def check_seed(seed, *, name: str = "seed") -> int:
@@ -297,6 +319,9 @@ def check_output_path(path, *, name: str = "--out", kind: str = "file") -> Path:
     """
     if isinstance(path, (bool, int, float)) or path is None:
         raise TypeError(f"{name}={_shown(path)} must be a path, not {type(path).__name__}")
+    if isinstance(path, str) and not path.strip():
+        raise ValueError(f"{name}={path!r} is empty; name the {kind} to write (an empty path would write into the "
+                         "working directory)")
     path = Path(path)
     if kind == "file" and path.is_dir():
         raise ValueError(f"{name}='{path}' is a directory; it must be the path of the output file to write")
@@ -525,7 +550,24 @@ def check_at_most(values, limit: int, *, name: str, what: str) -> tuple[int, ...
     return tuple(values)
 
 
-def check_text_file(path, *, name: str = "--text"):
+def check_json_file(path, *, name: str) -> Any:
+    """The parsed content of an existing JSON file, or a ``ValueError`` naming the argument.
+
+    >>> check_json_file("/no/such/results.json", name="--results")
+    Traceback (most recent call last):
+        ...
+    ValueError: --results='/no/such/results.json' does not exist; it must be a JSON file
+    """
+    import json
+
+    check_text_file(path, name=name, kind="a JSON file")  # exists, is a file, UTF-8, not empty
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8-sig"))
+    except json.JSONDecodeError as error:
+        raise ValueError(f"{name}={str(path)!r} is not valid JSON ({error})") from None
+
+
+def check_text_file(path, *, name: str = "--text", kind: str = "a UTF-8 text file"):
     """An existing UTF-8 text file (a BOM allowed); binary or UTF-16 files are refused by name.
 
     >>> check_text_file("/no/such/file")
@@ -533,13 +575,13 @@ def check_text_file(path, *, name: str = "--text"):
         ...
     ValueError: --text='/no/such/file' does not exist; it must be a UTF-8 text file
     """
-    from pathlib import Path
-
+    if isinstance(path, str) and not path.strip():
+        raise ValueError(f"{name}={path!r} is empty; it must name {kind}")
     path = Path(path)
     if not path.exists():
-        raise ValueError(f"{name}={str(path)!r} does not exist; it must be a UTF-8 text file")
+        raise ValueError(f"{name}={str(path)!r} does not exist; it must be {kind}")
     if not path.is_file():
-        raise ValueError(f"{name}={str(path)!r} is not a file; it must be a UTF-8 text file")
+        raise ValueError(f"{name}={str(path)!r} is not a file; it must be {kind}")
     data = path.read_bytes()
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
         raise ValueError(f"{name}={str(path)!r} is UTF-16 (byte-order mark {data[:2]!r}); it must be UTF-8: "
@@ -552,7 +594,7 @@ def check_text_file(path, *, name: str = "--text"):
         data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise ValueError(f"{name}={str(path)!r} is not UTF-8 text (byte {data[error.start]:#04x} at offset "
-                         f"{error.start}); it must be a UTF-8 text file") from None
+                         f"{error.start}); it must be {kind}") from None
     if not data.strip():
         raise ValueError(f"{name}={str(path)!r} is empty; it must hold text")
     return path

@@ -22,31 +22,57 @@ import inspect
 from collections.abc import Callable
 from types import SimpleNamespace
 
+import sys
+
 import numpy as np
-import torch
 
 from theorems.maths.normalisers import Normaliser
 from theorems.engine.precision import F64
 from theorems.engine.validation import (check_callable, check_integer, check_logits, check_mask, check_scale,
                                  check_temperature)
 
-TORCH = SimpleNamespace(
-    name="torch", exp=torch.exp, log=torch.log, sqrt=torch.sqrt, tanh=torch.tanh, expm1=torch.expm1,
-    abs=torch.abs, pi=np.pi, number=lambda value: torch.as_tensor(float(value), dtype=torch.float64),
-)
-"""A float64 torch backend with the same names as :data:`theorems.engine.precision.F64`, so that a
-normaliser's ``F`` written with ``xp.exp``/``xp.log``/``xp.number`` can be differentiated by torch."""
+def _torch():
+    """torch, imported on first use: the statements and the engine must not need it (a light core install)."""
+    try:
+        import torch
+    except ImportError as error:
+        raise ImportError("automatic differentiation needs torch, which the light core install leaves out: "
+                          "pip install 'attention-normalisation-limits[models]'") from error
+    return torch
+
+
+def _torch_backend() -> SimpleNamespace:
+    torch = _torch()
+    return SimpleNamespace(
+        name="torch", exp=torch.exp, log=torch.log, sqrt=torch.sqrt, tanh=torch.tanh, expm1=torch.expm1,
+        abs=torch.abs, pi=np.pi, number=lambda value: torch.as_tensor(float(value), dtype=torch.float64),
+    )
+
+
+def __getattr__(name: str):
+    # ``TORCH``: a float64 torch backend with the same names as :data:`theorems.engine.precision.F64`, so that a
+    # normaliser's ``F`` written with ``xp.exp``/``xp.log``/``xp.number`` can be differentiated by torch; built
+    # lazily so that importing this module does not import torch.
+    if name == "TORCH":
+        return _torch_backend()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _is_tensor(array) -> bool:
+    torch = sys.modules.get("torch")  # a tensor exists only if torch was imported by someone
+    return torch is not None and isinstance(array, torch.Tensor)
 
 
 def _as_numpy(array) -> tuple[np.ndarray, bool]:
     """``(float64 numpy array, was_torch)``: every public function returns the kind it was given."""
-    if isinstance(array, torch.Tensor):
+    if _is_tensor(array):
+        torch = _torch()
         return array.detach().to(torch.float64).cpu().numpy(), True
     return array, False
 
 
 def _back(array: np.ndarray, was_torch: bool):
-    return torch.from_numpy(np.ascontiguousarray(array)) if was_torch else array
+    return _torch().from_numpy(np.ascontiguousarray(array)) if was_torch else array
 
 
 def softmax_weights(logits, *, temperature: float, mask=None) -> np.ndarray:
@@ -113,7 +139,7 @@ def normaliser_jacobian(normaliser: Normaliser, logits, *, xp=F64):
     return eye * slope[:, None] - np.outer(alpha, slope)  # [L, L]
 
 
-def torch_function(normaliser: Normaliser) -> Callable[[torch.Tensor], torch.Tensor]:
+def torch_function(normaliser: Normaliser) -> Callable:
     """A torch float64 function computing the same weights, for automatic differentiation.
 
     General-form normalisers are rebuilt from their ``F`` evaluated with :data:`TORCH` (an
@@ -125,23 +151,25 @@ def torch_function(normaliser: Normaliser) -> Callable[[torch.Tensor], torch.Ten
     if not isinstance(normaliser, Normaliser):
         raise TypeError(f"normaliser={normaliser!r} must be a Normaliser (theorems.maths.normalisers), "
                         f"not {type(normaliser).__name__}")
+    torch = _torch()
     if normaliser.name.startswith("exp-sine"):
         c = inspect.getclosurevars(normaliser.F).nonlocals["c"]
         return lambda l: _normalise_torch(torch.exp(c * torch.sin(l)))
     if normaliser.name == "sigmoid(-log L)":
         return lambda l: torch.sigmoid(l - np.log(l.shape[-1]))
     if normaliser.general_form:
-        return lambda l: _normalise_torch(normaliser.F(l, l.shape[-1], TORCH))
+        return lambda l: _normalise_torch(normaliser.F(l, l.shape[-1], _torch_backend()))
     raise ValueError(f"normaliser={normaliser!r} has no smooth torch form here; pass a torch function instead")
 
 
-def _normalise_torch(weights: torch.Tensor) -> torch.Tensor:
+def _normalise_torch(weights):
     return weights / weights.sum(dim=-1, keepdim=True)
 
 
 def jacobian_autograd(normaliser_or_fn, logits):
     """``∂α/∂l`` by ``torch.func.jacrev`` in float64: ``[L] -> [L, L]``; numpy in, numpy out.
 
+    >>> import torch
     >>> jacobian_autograd(lambda l: torch.softmax(l, -1), np.zeros(2)).tolist()
     [[0.25, -0.25], [-0.25, 0.25]]
     """
@@ -152,6 +180,7 @@ def jacobian_autograd(normaliser_or_fn, logits):
     array = check_logits(array, allow_object=False)
     if array.ndim != 1:
         raise ValueError(f"logits must be one vector [L], got shape {array.shape}")
+    torch = _torch()
     point = torch.tensor(array, dtype=torch.float64)
     weights = function(point)
     if not isinstance(weights, torch.Tensor) or tuple(weights.shape) != tuple(point.shape):

@@ -319,30 +319,44 @@ PROOFS: dict[str, Derivation] = {
 # the ledger's account: the first failing step of each refuted result, the loosest of each that holds
 
 
-def _account(statement_id: str, report: DerivationReport) -> str:
+def _account(statement_id: str, report: DerivationReport, *, detail: bool = True) -> str:
+    """One proof, step by step. ``detail=False``: only what does not move with the search path (verdicts, the
+    tight/loose class of each step, the first failing step), for the tracked ledger; ``True`` adds the ratios and
+    the counterexample (the untracked detailed ledger)."""
+    from theorems.engine.ledger import tightness_class
+
     d = report.derivation
     lines = [f"### `{statement_id}` — {d.title}", "", f"- Chain: {d.formula}"]
     for r in report.links:
         mark = "" if r.matches else " ⚠ (expected " + r.link.expected + ")"
-        tight = f" — {describe_tightness(r.tightness)}" if r.found == "holds" and r.link.relation != "=" else ""
+        shown = describe_tightness if detail else tightness_class
+        tight = f" — {shown(r.tightness)}" if r.found == "holds" and r.link.relation != "=" and r.tightness else ""
         lines.append(f"  {r.index}. {r.link.justification}: **{r.found}**{mark}{tight}")
     failure = report.first_failure
     if failure is not None:
-        cx = failure.describe_failure().replace("\n", "; ")
-        lines.append(f"- **First failing step: {failure.index}** ({failure.link.justification}). {cx[0].upper() + cx[1:]}")
+        lines.append(f"- **First failing step: {failure.index}** ({failure.link.justification})"
+                     + (". " + _capitalised(failure.describe_failure().replace("\n", "; ")) if detail else ""))
     else:
         loosest = report.loosest
         if loosest is None:
             lines.append("- Every step holds (the engine reports no tightness, so no step is named loosest)")
         elif loosest.tightness.ratio >= getattr(loosest.tightness, "TIGHT", 0.99):
-            lines.append(f"- Every step holds and every inequality step is tight (smallest ratio "
-                         f"{loosest.tightness.ratio:.4g}, step {loosest.index})")
-        else:
+            lines.append("- Every step holds and every inequality step is tight"
+                         + (f" (smallest ratio {loosest.tightness.ratio:.4g}, step {loosest.index})" if detail else ""))
+        elif detail:
             lines.append(f"- Every step holds; loosest: step {loosest.index} ({loosest.link.justification}), "
                          f"{describe_tightness(loosest.tightness)}")
+        else:
+            loose = [str(r.index) for r in report.links if r.link.relation != "=" and r.tightness is not None
+                     and r.tightness.ratio < getattr(r.tightness, "TIGHT", 0.99)]
+            lines.append(f"- Every step holds; loose steps: {', '.join(loose)}")
     conclusion = "holds by the chain" if report.conclusion is None else f"**{report.found}** when searched directly"
     lines.append(f"- Conclusion: {conclusion} (expected {d.expected})")
     return "\n".join(lines)
+
+
+def _capitalised(text: str) -> str:
+    return text[0].upper() + text[1:]
 
 
 def gate_all(ids=None, *, max_examples: int | None = None, seed: int = 0) -> dict[str, DerivationReport]:
@@ -351,13 +365,15 @@ def gate_all(ids=None, *, max_examples: int | None = None, seed: int = 0) -> dic
     return {sid: gate(PROOFS[sid], max_examples=max_examples, seed=seed) for sid in chosen}
 
 
-def ledger_section(ids=None, *, seed: int, max_examples: int | None = None) -> str:
-    """Markdown for ``docs/verdicts.md``: the proofs of the statements ``ids`` (default: all), step by step."""
-    reports = gate_all(ids, max_examples=max_examples, seed=seed)
+def ledger_section(ids=None, *, seed: int, max_examples: int | None = None, detail: bool = True,
+                   reports: dict[str, DerivationReport] | None = None) -> str:
+    """Markdown for ``docs/verdicts.md``: the proofs of the statements ``ids`` (default: all), step by step
+    (``reports``: already gated, as :func:`gate_all` returns them; ``detail``: see :func:`_account`)."""
+    reports = gate_all(ids, max_examples=max_examples, seed=seed) if reports is None else reports
     lines = ["## Proofs step by step", "",
              "Each proof as a derivation (`theorems/statements/proofs.py`, see `docs/derivations.md`): every step searched as a "
              "statement of its own; for a refuted result the first failing step, for one that holds the loosest.", ""]
-    return "\n".join(lines + [_account(sid, r) + "\n" for sid, r in reports.items()])
+    return "\n".join(lines + [_account(sid, r, detail=detail) + "\n" for sid, r in reports.items()])
 
 
 if __name__ == "__main__":

@@ -16,10 +16,13 @@ from pathlib import Path
 import hypothesis
 import numpy as np
 
+from theorems.engine.proof import Proof, prove
 from theorems.engine.search import Necessity, Verdict, check, necessity
 from theorems.engine.statement import Statement
 
 START, END = "<!-- verdicts:start -->", "<!-- verdicts:end -->"
+PROVE_SECONDS = 60
+"""Time limit of each statement's proof in the ledger (the declared domains close in seconds)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -27,6 +30,7 @@ class Entry:
     statement: Statement
     verdict: Verdict
     necessities: tuple[Necessity, ...]
+    proof: Proof | None = None
 
 
 def collect(statements: Iterable[Statement], *, max_examples: int | None, seed: int,
@@ -40,7 +44,9 @@ def collect(statements: Iterable[Statement], *, max_examples: int | None, seed: 
         # a refuted statement is refuted whatever its hypotheses: probing them would show nothing
         probes = tuple(necessity(statement, h.name, max_examples=max_examples, seed=seed)
                        for h in statement.hypotheses if h.violated_by is not None and verdict.found == "holds")
-        entries.append(Entry(statement, verdict, probes))
+        proof = (prove(statement, max_seconds=PROVE_SECONDS, seed=seed)
+                 if statement.prove is not None and verdict.found == "holds" else None)
+        entries.append(Entry(statement, verdict, probes, proof))
     return entries
 
 
@@ -80,9 +86,21 @@ def table(entries: list[Entry]) -> str:
         needed = ", ".join(n.hypothesis for n in e.necessities if n.needed) or "—"
         mark = "" if e.verdict.matches else " ⚠"
         tag = " [R]" if e.statement.source == "R" else ""
+        proved = f"; **{e.proof.status}** on a box (slack {e.proof.slack:g})" if e.proof is not None else ""
         rows.append(f"| `{e.statement.id}` | {e.statement.formula}{tag} | {e.verdict.expected} | "
-                    f"**{e.verdict.found}**{mark} | {_evidence(e.verdict)} | {needed} |")
+                    f"**{e.verdict.found}**{mark} | {_evidence(e.verdict)}{proved} | {needed} |")
     return "\n".join(rows)
+
+
+def _proof(proof: Proof) -> str:
+    """A proof's line: machine-independent (the box count, not the seconds, of a proof that closed)."""
+    if proof.status == "proved":
+        return (f"**proved** for {proof.domain}: the claim holds within a factor 1 + {proof.slack:g} everywhere there "
+                f"({proof.boxes} boxes; proved sup of the ratio ∈ [{proof.sup[0]:.9g}, {proof.sup[1]:.9g}])"
+                if proof.sup else f"**proved** for {proof.domain}, slack {proof.slack:g} ({proof.boxes} boxes)")
+    if proof.status == "refuted":
+        return f"**refuted** on {proof.domain}: {_counterexample(proof.counterexample)}"
+    return f"undecided on {proof.domain} ({proof.detail})"
 
 
 def section(entry: Entry) -> str:
@@ -98,6 +116,8 @@ def section(entry: Entry) -> str:
         t = v.report.tightness
         lines.append(f"- Tightness: {t.describe()} (largest ratio met, lhs = {t.lhs:.6g}, rhs = {t.rhs:.6g}; "
                      f"at {describe_instance(t.instance)})")
+    if entry.proof is not None:
+        lines.append(f"- Proof: {_proof(entry.proof)}")
     if v.report.ill_defined is not None:
         lines.append(f"- Ill-defined: {v.report.ill_defined}")
     if v.report.counterexample:

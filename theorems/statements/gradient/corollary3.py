@@ -22,6 +22,7 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from strategies import log_uniform, logits, temperatures
+from theorems.engine.boxes import below_zero
 from theorems.engine.statement import Hypothesis, Statement
 
 MAX_EXAMPLES = 150
@@ -147,6 +148,16 @@ _READINGS = {
 }
 
 
+def _gaps(p, xp):
+    """Logits ``(0, −gaps)``: every Jacobian norm is invariant under shifts and permutations of the logits, so
+    these cover every logit vector whose range is at most ``max(gaps)``."""
+    return {"logits": below_zero(p["gaps"]), "T": p["T"]}
+
+
+PROVE = {"gaps": [(0.0, 10.0)] * 2, "T": (0.05, 20.0)}
+"""The default proof domain: ``L = 3``, logit range up to ``10·T``, ``T ∈ [0.05, 20]``."""
+
+
 def _reading_statements(reading: str) -> tuple[Statement, Statement]:
     lhs, sup, sup_text, why, proof = _READINGS[reading]
     common = dict(paper_ref="Corollary 3 (Sec. 4)", lhs=lhs, relation="<=", instances=instances(),
@@ -161,6 +172,7 @@ def _reading_statements(reading: str) -> tuple[Statement, Statement]:
         id=f"corollary3.{reading}.corrected", title=f"Softmax Jacobian bounded by {sup_text} ({reading}, tight)",
         reading=f"{name}; the exact supremum over logits, attained at L = 2 with equal logits",
         formula=f"{name} ≤ {sup_text}", rhs=sup, expected="holds", reason=proof, source="R", **common,
+        parameters=_gaps, prove=None if reading == "spectral" else PROVE,  # spectral_norm has no dual form
     )
     return paper, corrected
 

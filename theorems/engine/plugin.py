@@ -15,13 +15,16 @@ Each collected test is marked ``theory``; a statement passes when the engine's v
 ``expected`` (a statement expected "refuted" passes when refuted), a derivation when every link and
 its conclusion do. ``--hypothesis-seed`` seeds the search (default 0, so verdicts are
 reproducible); the active Hypothesis profile sets the budget of statements without their own;
-``--hypothesis-show-statistics`` prints examples and time per theory test.
+``--hypothesis-show-statistics`` prints examples and time per theory test. A statement that holds and
+declares ``prove=`` (a domain) is also proved there (:func:`~theorems.engine.proof.prove`): a refuted proof fails
+the test, an undecided one passes with a warning that says so.
 """
 
 from __future__ import annotations
 
 import ast
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -119,6 +122,8 @@ class TheoryItem(pytest.Item):
             found, ok = verdict.found, verdict.found == expected
             message = describe_verdict(target, verdict, expected=expected)
             tightness, examples = getattr(verdict.report, "tightness", None), verdict.report.examples
+            if ok and verdict.found == "holds" and target.prove is not None:
+                ok, message = self._prove(target, seed, message)
         self.config.stash[_STATS].append(f"{self.nodeid}: {found}, {examples} examples, "
                                          f"{time.perf_counter() - start:.2f} s, seed {seed}")
         reproduce = f"reproduce: pytest '{self.nodeid}' --hypothesis-seed={seed}"
@@ -127,6 +132,14 @@ class TheoryItem(pytest.Item):
         if self.pin.tightness is not None and (tightness is None or not tightness.ratio >= self.pin.tightness):
             raise TheoryFailure(f"{message}\npinned tightness {self.pin.tightness:g} not reached: "
                                 f"{describe_tightness(tightness)}\n{reproduce}")
+
+    def _prove(self, statement, seed: int, message: str) -> tuple[bool, str]:
+        from theorems.engine.proof import prove
+
+        proof = prove(statement, seed=seed)
+        if proof.status == "undecided":
+            warnings.warn(f"{statement.id}: proof {proof.describe()}", stacklevel=1)
+        return proof.status != "refuted", f"{message}\nproof: {proof.describe()}"
 
     def repr_failure(self, excinfo, style=None):
         if isinstance(excinfo.value, TheoryFailure):

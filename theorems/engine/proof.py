@@ -250,6 +250,7 @@ def _element(search: _Search, g, small, big, at: int, lows, highs) -> tuple[bool
         except (Undecided, ZeroDivisionError, ValueError, OverflowError):
             return False, np.inf
         g, small, big = (v[at] for v in values)
+        _witness(search, small, big)
     return False, np.inf
 
 

@@ -131,8 +131,8 @@ def prove(statement: Statement, domain: Mapping[str, Any] | None = None, *, slac
                 return finish("refuted", counterexample=counterexample)
             try:
                 upper, split = _bound(search, lows, highs)
-            except NotImplementedError as error:
-                return finish("undecided", detail=f"a side has no ball form: {error}")
+            except (NotImplementedError, TypeError) as error:  # an operation without a dual form, float() of a box
+                return finish("undecided", detail=f"a side has no ball form on a box: {type(error).__name__}: {error}")
             if split is None:
                 continue
             if split < 0:

@@ -7,6 +7,7 @@
 
 from theorems.engine.derivation import Derivation, Link, Term, expect, gate
 from theorems.engine.precision import Undecided
+from theorems.engine.proof import Proof, prove
 from theorems.engine.search import (
     Certificate, Counterexample, IllDefined, Necessity, SearchReport, Tightness, Verdict, certify, check, investigate,
     necessity, refute,
@@ -15,8 +16,8 @@ from theorems.engine.statement import Hypothesis, Statement
 
 __all__ = [
     "STATEMENTS", "Certificate", "Counterexample", "Derivation", "Hypothesis", "IllDefined", "Link", "Necessity",
-    "SearchReport", "Statement", "Term", "Tightness", "Undecided", "Verdict", "certify", "check", "expect", "gate",
-    "investigate", "necessity", "refute", "select",
+    "Proof", "SearchReport", "Statement", "Term", "Tightness", "Undecided", "Verdict", "certify", "check", "expect", "gate",
+    "investigate", "necessity", "prove", "refute", "select",
 ]
 
 

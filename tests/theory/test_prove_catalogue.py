@@ -38,3 +38,11 @@ def test_two_percent_mutant_is_refuted_by_prove(statement):
     proof = prove(_tightened(statement), max_seconds=120)
     assert proof.status == "refuted", proof.describe()
     assert proof.counterexample.method.startswith("arb ball arithmetic")
+
+
+@pytest.mark.parametrize("statement_id, slack", [("corollary3.frobenius.corrected", 1e-6),
+                                                 ("corollary3.row.corrected", 1e-6),
+                                                 ("corollary3.entry.corrected", 1e-4)])  # tight along a curve
+def test_corrected_gradient_bounds_are_proved_at_three_logits(statement_id, slack):
+    proof = prove(STATEMENTS[statement_id], {"gaps": [(0.0, 10.0)] * 2, "T": 1.0}, slack=slack, max_seconds=120)
+    assert proof.status == "proved", proof.describe()

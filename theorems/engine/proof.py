@@ -16,11 +16,9 @@ when proved; ``None`` when ``big`` is not certainly positive). Tight bounds (rat
 provable only with ``slack > 0``.
 
 >>> from theorems import STATEMENTS
->>> from theorems.maths.normalisers import softmax
->>> proof = prove(STATEMENTS["lemma1.upper"], {"normaliser": softmax(), "a": 2.0, "L0": 2,
-...               "logits": [(-2.0, 2.0)] * 2}, max_seconds=30)
->>> proof.status, proof.sup[1] <= 1 + 1e-6
-('proved', True)
+>>> proof = prove(STATEMENTS["corollary3.row.corrected"], {"gaps": [(0.0, 10.0)], "T": 1.0})
+>>> proof.status, proof.sup[0] > 1 - 1e-12, proof.sup[1] <= 1 + 1e-6    # tight: attained at equal logits
+('proved', True, True)
 """
 
 from __future__ import annotations
@@ -110,7 +108,7 @@ def prove(statement: Statement, domain: Mapping[str, Any] | None = None, *, slac
 
     def finish(status, *, worst=None, counterexample=None, detail=""):
         sup = (search.sup_low, search.sup_high) if search.ratio_known and status == "proved" else None
-        return Proof(statement.id, status, parsed.describe(), float(slack), search.boxes,
+        return Proof(statement.id, status, _described(statement, parsed), float(slack), search.boxes,
                      time.perf_counter() - started, sup, worst, counterexample, detail)
 
     counterexample = _sample(search, np.random.default_rng(seed))
@@ -141,6 +139,13 @@ def prove(statement: Statement, domain: Mapping[str, Any] | None = None, *, slac
             for half in bisect(lows, highs, split):
                 heapq.heappush(heap, (-upper, next(order), *half))
     return finish("proved")
+
+
+def _described(statement: Statement, domain: Domain) -> str:
+    """The domain as text; with what the parametrisation builds (its docstring up to the first colon)."""
+    text = domain.describe()
+    doc = (getattr(statement.parameters, "__doc__", None) or "").strip()
+    return f"{text} → {doc.split(':')[0].replace('``', '')}" if doc else text
 
 
 def _sides(statement: Statement, instance, xp):

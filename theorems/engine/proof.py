@@ -36,7 +36,7 @@ from theorems.engine.boxes import Domain, bisect, centre, dual_instance
 from theorems.engine.dual import Dual, DUAL
 from theorems.engine.precision import F64, START_BITS, Undecided, _bits
 from theorems.engine.search import Counterexample, IllDefined, certify
-from theorems.engine.statement import Statement
+from theorems.engine.statement import Statement, jsonable
 from theorems.engine.validation import check_integer, check_number
 
 STATUSES = ("proved", "refuted", "undecided")
@@ -66,6 +66,10 @@ class Proof:
         text = f"{self.status} on {self.domain}, slack {self.slack:g} ({self.boxes} boxes, {self.seconds:.1f} s; {sup})"
         if self.status == "undecided":
             text += f"; {self.detail}" + (f"; worst box {self.worst_box}" if self.worst_box else "")
+        if self.counterexample is not None:
+            cx = self.counterexample
+            text += (f"; counterexample {jsonable(cx.instance)}: lhs = {cx.lhs:.6g}, rhs = {cx.rhs:.6g} "
+                     f"(certified: {cx.method})")
         return text
 
     def to_json(self) -> dict[str, Any]:

@@ -115,6 +115,14 @@ def prove(statement: Statement, domain: Mapping[str, Any] | None = None, *, slac
         return Proof(statement.id, status, _described(statement, parsed), float(slack), search.boxes,
                      time.perf_counter() - started, sup, worst, counterexample, detail)
 
+    try:
+        return _branch_and_bound(search, seed, max_seconds, started, finish)
+    except IllDefined as error:  # a side with no value inside the domain: never "proved"
+        return finish("undecided", detail=f"ill-defined inside the domain: {error}")
+
+
+def _branch_and_bound(search: _Search, seed: int, max_seconds: float, started: float, finish) -> Proof:
+    parsed = search.domain
     counterexample = _sample(search, np.random.default_rng(seed))
     if counterexample is not None:
         return finish("refuted", counterexample=counterexample)

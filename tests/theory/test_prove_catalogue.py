@@ -42,7 +42,11 @@ def test_two_percent_mutant_is_refuted_by_prove(statement):
 
 @pytest.mark.parametrize("statement_id, slack", [("corollary3.frobenius.corrected", 1e-6),
                                                  ("corollary3.row.corrected", 1e-6),
-                                                 ("corollary3.entry.corrected", 1e-4)])  # tight along a curve
-def test_corrected_gradient_bounds_are_proved_at_three_logits(statement_id, slack):
-    proof = prove(STATEMENTS[statement_id], {"gaps": [(0.0, 10.0)] * 2, "T": 1.0}, slack=slack, max_seconds=120)
+                                                 ("corollary3.entry.corrected", 1e-3),  # tight along a curve
+                                                 ("lemma1.upper", 1e-6), ("lemma1.lower", 1e-6)])
+def test_bounds_are_proved_at_three_logits(statement_id, slack):
+    statement = STATEMENTS[statement_id]
+    domain = {**statement.prove, "u": [(-1.0, 1.0)] * 3} if "u" in statement.prove else {"gaps": [(0.0, 10.0)] * 2, "T": 1.0}
+    proof = prove(statement, domain, slack=slack, max_seconds=120)
     assert proof.status == "proved", proof.describe()
+    assert prove(_tightened(statement), domain, slack=slack, max_seconds=120).status == "refuted"

@@ -68,8 +68,8 @@ def _scaled(p, xp):
     return {"normaliser": p["normaliser"], "a": p["a"], "L0": p["L0"], "logits": p["a"] * p["u"]}
 
 
-PROVE = {"normaliser": softmax(), "a": (0.001, 2.0), "L0": 2, "u": [(-1.0, 1.0)] * 3}
-"""The default proof domain: softmax, ``L = 3``, constants at ``L0 = 2``, every ``a ∈ [0.001, 2]`` (the
+PROVE = {"normaliser": softmax(), "a": (0.001, 2.0), "L0": 2, "u": [(-1.0, 1.0)] * 2}
+"""The default proof domain: softmax, ``L = 2``, constants at ``L0 = 2``, every ``a ∈ [0.001, 2]`` (the
 bound is tight as ``a → 0``, where every weight is ``1/L``)."""
 
 _COMMON = dict(

@@ -118,6 +118,8 @@ def section(entry: Entry) -> str:
                      f"at {describe_instance(t.instance)})")
     if entry.proof is not None:
         lines.append(f"- Proof: {_proof(entry.proof)}")
+    elif v.found == "holds":
+        lines.append("- Proof: none on a box (no declared domain; why, per statement: docs/proofs.md)")
     if v.report.ill_defined is not None:
         lines.append(f"- Ill-defined: {v.report.ill_defined}")
     if v.report.counterexample:

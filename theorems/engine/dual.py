@@ -324,5 +324,9 @@ def on_box(intervals):
         _RADII.pop()
 
 
-def is_dual(value: Any) -> bool:
-    return isinstance(value, Dual)
+def as_dual(value: Any) -> Dual:
+    """``value`` as a :class:`Dual` of the current box (a number becomes an exact constant)."""
+    dual = _dual(value)
+    if dual is NotImplemented:
+        raise TypeError(f"cannot make a dual of {type(value).__name__} {value!r}")
+    return dual

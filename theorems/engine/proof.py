@@ -30,10 +30,11 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+import flint
 import numpy as np
 
 from theorems.engine.boxes import Domain, bisect, centre, dual_instance
-from theorems.engine.dual import Dual, DUAL
+from theorems.engine.dual import DUAL, Dual, as_dual
 from theorems.engine.precision import F64, START_BITS, Undecided, _bits
 from theorems.engine.search import Counterexample, IllDefined, certify
 from theorems.engine.statement import Statement, jsonable
@@ -205,8 +206,10 @@ def _evaluate(search: _Search, lows, highs) -> tuple[np.ndarray, np.ndarray, np.
     with dual_instance(search.domain, lows, highs) as instance:
         _, (lhs, rhs) = _sides(search.statement, instance, DUAL)
         small, big = (np.atleast_1d(np.asarray(side, dtype=object)) for side in _ordered(search.statement, lhs, rhs))
-        small, big = (side.ravel() for side in np.broadcast_arrays(small, big))
-        g = np.array([s / b - (1 + search.slack) if _certainly_positive(b) else s - (1 + search.slack) * b
+        small, big = (np.array([as_dual(x) for x in side.ravel()], dtype=object)  # constants too: exact balls
+                      for side in np.broadcast_arrays(small, big))
+        factor = flint.arb(1) + flint.arb(search.slack)  # exactly 1 + slack (a float sum would round)
+        g = np.array([s / b - factor if _certainly_positive(b) else s - b * factor
                       for s, b in zip(small, big)], dtype=object)
         return g, small, big
 

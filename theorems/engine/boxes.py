@@ -15,9 +15,10 @@ A *box* is the pair ``(lows, highs)`` of float64 vectors over the free coordinat
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import numbers
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import flint
@@ -86,20 +87,25 @@ class Domain:
     def size(self) -> int:
         return len(self.lows)
 
-    def assemble(self, coordinates, *, array=lambda a: a) -> dict[str, Any]:
-        """The instance (or parameters) whose free coordinates are ``coordinates`` (a flat sequence)."""
+    def assemble(self, coordinates, *, wrap: Callable[[np.ndarray], Any] | None = None) -> dict[str, Any]:
+        """The instance (or parameters) whose free coordinates are ``coordinates`` (a flat sequence): float arrays,
+        or object arrays passed through ``wrap`` when given."""
         values, at = {}, 0
         for key, shape in zip(self.keys, self.shapes):
             n = int(np.prod(shape)) if shape else 1
-            chunk = coordinates[at:at + n]
-            values[key] = (array(np.array(list(chunk), dtype=object if array is not _floats else float).reshape(shape))
-                           if shape else chunk[0])
+            chunk = list(coordinates[at:at + n])
             at += n
+            if not shape:
+                values[key] = chunk[0]
+            elif wrap is None:
+                values[key] = np.array(chunk, dtype=float).reshape(shape)
+            else:
+                values[key] = wrap(np.array(chunk, dtype=object).reshape(shape))
         return {key: values[key] if key in values else self.fixed[key] for key in self.order}
 
     def point(self, coordinates) -> dict[str, Any]:
         """The float64 instance at a point of the box."""
-        return self.assemble([float(x) for x in coordinates], array=_floats)
+        return self.assemble([float(x) for x in coordinates])
 
     def describe(self, lows=None, highs=None) -> str:
         lows = self.lows if lows is None else lows
@@ -122,10 +128,6 @@ class Domain:
         return ", ".join(parts)
 
 
-def _floats(a):
-    return a
-
-
 def _text(value) -> str:
     if isinstance(value, np.ndarray):
         return np.array2string(value, precision=4, separator=", ")
@@ -140,15 +142,11 @@ def centre_radius(lows: np.ndarray, highs: np.ndarray) -> list[tuple]:
             for a, b in zip(lows, highs)]
 
 
+@contextlib.contextmanager
 def dual_instance(domain: Domain, lows: np.ndarray, highs: np.ndarray):
-    """A context manager yielding the instance (or parameters) of :class:`~theorems.engine.dual.Dual` values on a box."""
-    import contextlib
-
-    @contextlib.contextmanager
-    def manager():
-        with on_box(centre_radius(lows, highs)) as coordinates:
-            yield domain.assemble(coordinates, array=lambda a: a.view(DualArray))
-    return manager()
+    """Yield the instance (or parameters) of :class:`~theorems.engine.dual.Dual` values on the box ``[lows, highs]``."""
+    with on_box(centre_radius(lows, highs)) as coordinates:
+        yield domain.assemble(coordinates, wrap=lambda a: a.view(DualArray))
 
 
 def bisect(lows: np.ndarray, highs: np.ndarray, k: int) -> tuple[tuple, tuple]:

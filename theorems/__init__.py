@@ -13,6 +13,7 @@ import importlib
 _WHERE = {
     "theorems.engine.derivation": ("Derivation", "Link", "Term", "expect", "gate"),
     "theorems.engine.precision": ("Undecided",),
+    "theorems.engine.proof": ("Proof", "prove"),
     "theorems.engine.search": ("Certificate", "Counterexample", "IllDefined", "Necessity", "SearchReport",
                                "Tightness", "Verdict", "certify", "check", "investigate", "necessity", "refute"),
     "theorems.engine.statement": ("Hypothesis", "Statement"),

@@ -8,7 +8,8 @@ import pytest
 MODULES = ["theorems.engine.precision", "theorems.engine.validation", "theorems.maths.batches", "theorems.maths.normalisers", "theorems.engine.statement",
            "theorems.engine.search", "theorems", "strategies", "strategies.logits", "strategies.temperatures",
            "strategies.spherical", "strategies.sizes", "strategies.normalisers", "theorems.maths.secular",
-           "theorems.engine.hypothesis_internals", "theorems.maths.gradient"]
+           "theorems.engine.hypothesis_internals", "theorems.maths.gradient",
+           "theorems.engine.proof", "theorems.engine.boxes", "theorems.engine.dual"]
 
 
 @pytest.mark.parametrize("name", MODULES)

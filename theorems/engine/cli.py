@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from theorems.engine import ledger, profiles
+from theorems.engine.proof import prove
 from theorems.engine.catalogue import STATEMENTS, select
 from theorems.engine.search import MAX_EXAMPLES, check
 from theorems.engine.validation import check_output_path
@@ -16,6 +17,7 @@ EPILOG = """examples:
   python -m theorems list
   python -m theorems check                      # every statement; exit 1 if a verdict differs from `expected`
   python -m theorems check corollary1 --json    # an id or an id prefix; JSON for machines
+  python -m theorems check lemma1 --prove       # also prove each holding statement on its declared domain
   python -m theorems ledger                     # writes docs/verdicts.md and the README's verdict table
 """
 
@@ -34,6 +36,11 @@ def _parser() -> argparse.ArgumentParser:
         if name == "check":
             sub.add_argument("ids", nargs="*", metavar="ID", help="statement ids or id prefixes (default: all)")
             sub.add_argument("--json", action="store_true", help="print one JSON document instead of a table")
+            sub.add_argument("--prove", action="store_true",
+                             help="also prove, by branch-and-bound in balls, every statement found to hold that declares "
+                                  "a proof domain (exit 1 if a proof is refuted)")
+            sub.add_argument("--prove-seconds", type=_positive, default=60,
+                             help="time limit of each proof in seconds (default: %(default)s)")
         else:
             sub.add_argument("--out", type=Path, default=Path("docs/verdicts.md"), help="ledger path (default: %(default)s)")
             sub.add_argument("--readme", type=Path, default=Path("README.md"), help="README whose verdict table to refresh")
@@ -89,7 +96,7 @@ def _check(args, parser) -> int:
         statements = select(args.ids)
     except KeyError as error:
         parser.error(error.args[0])
-    verdicts = []
+    verdicts, proofs = [], {}
     for statement in statements:
         verdict = check(statement, max_examples=args.max_examples, seed=args.seed, progress=_progress(statement.id))
         verdicts.append(verdict)
@@ -106,9 +113,15 @@ def _check(args, parser) -> int:
                 print(f"         {report.ill_defined}", flush=True)
             if report.candidates:
                 print(f"         {report.candidates[0].describe()}", flush=True)
+        if args.prove and verdict.found == "holds" and statement.prove is not None:
+            proofs[statement.id] = prove(statement, max_seconds=args.prove_seconds, seed=args.seed)
+            if not args.json:
+                print(f"         {proofs[statement.id].describe()}", flush=True)
     mismatches = [v.statement_id for v in verdicts if not v.matches]
+    mismatches += [sid for sid, proof in proofs.items() if proof.status == "refuted"]
     if args.json:
         print(json.dumps({"seed": args.seed, "verdicts": [v.to_json() for v in verdicts],
+                          "proofs": {sid: proof.to_json() for sid, proof in proofs.items()},
                           "mismatches": mismatches}, indent=2))
     elif mismatches:
         print(f"\n{len(mismatches)} verdict(s) differ from expected: {', '.join(mismatches)}", file=sys.stderr)

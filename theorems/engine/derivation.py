@@ -108,6 +108,9 @@ class Derivation:
     max_examples: int | None = None
     statistical: Callable[[Statement], Statement] | None = None
     """Applied to the conclusion's Statement (when its ends are expectations)."""
+    parameters: Callable[[Any, Any], Any] | None = None
+    prove: Any = None
+    """A domain (see :func:`~theorems.engine.proof.prove`): ``gate`` then proves every link that holds on it."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.start, Term):
@@ -149,7 +152,7 @@ class Derivation:
             id=id, title=title, paper_ref=self.paper_ref, reading=f"step of {self.id}: {self.formula}",
             formula=f"{lhs.text} {_SYMBOL[relation]} {rhs.text}", lhs=lhs.value, rhs=rhs.value, relation=relation,
             instances=self.instances, expected=expected, reason=reason, hypotheses=self.hypotheses,
-            source=self.source, max_examples=self.max_examples)
+            source=self.source, max_examples=self.max_examples, parameters=self.parameters, prove=self.prove)
 
     def link_statements(self, index: int) -> tuple[Statement, ...]:
         """The Statement(s) of link ``index`` (1-based): one, or two (``≤`` and ``≥``) for an ``=`` link."""
@@ -184,12 +187,14 @@ class LinkReport:
     index: int
     link: Link
     verdicts: tuple[Verdict, ...]
+    proofs: tuple[Any, ...] = ()
+    """One :class:`~theorems.engine.proof.Proof` per direction when the derivation declares a domain."""
 
     @property
     def found(self) -> str:
-        """``refuted`` if a direction is refuted, else ``ill-defined`` or ``candidate`` (an uncertified violation
-        far above rounding) if one is, else ``holds``."""
-        found = {v.found for v in self.verdicts}
+        """``refuted`` if a direction or a proof is refuted, else ``ill-defined`` or ``candidate`` (an uncertified
+        violation far above rounding) if one is, else ``holds``."""
+        found = {v.found for v in self.verdicts} | {p.status for p in self.proofs}  # a refuted proof is certified
         return next((f for f in ("refuted", "ill-defined", "candidate") if f in found), "holds")
 
     @property
@@ -213,7 +218,8 @@ class LinkReport:
 
     @property
     def counterexample(self) -> Counterexample | None:
-        return next((v.report.counterexample for v in self.verdicts if v.report.counterexample), None)
+        found = [v.report.counterexample for v in self.verdicts] + [p.counterexample for p in self.proofs]
+        return next((cx for cx in found if cx is not None), None)
 
     @property
     def inconclusive(self) -> int:
@@ -262,12 +268,22 @@ class DerivationReport:
         return min(measured, key=lambda link: link.tightness.ratio) if measured else None
 
 
+def _link_report(derivation: Derivation, k: int, link: Link, max_examples, seed) -> LinkReport:
+    from theorems.engine.proof import prove
+
+    statements = derivation.link_statements(k)
+    verdicts = _check_link(statements, max_examples, seed)
+    proofs = ()
+    if derivation.prove is not None and all(v.found == "holds" for v in verdicts):
+        proofs = tuple(prove(s, seed=seed or 0) for s in statements)
+    return LinkReport(k, link, verdicts, proofs)
+
+
 def gate(derivation: Derivation, *, max_examples: int | None = None, seed: int | None = None) -> DerivationReport:
     """Check every link of ``derivation`` with the search engine, then its conclusion if a link fails."""
     if not isinstance(derivation, Derivation):
         raise TypeError(f"derivation must be a Derivation, not {type(derivation).__name__}")
-    reports = tuple(LinkReport(k, link, _check_link(derivation.link_statements(k), max_examples, seed))
-                    for k, link in enumerate(derivation.links, 1))
+    reports = tuple(_link_report(derivation, k, link, max_examples, seed) for k, link in enumerate(derivation.links, 1))
     conclusion = None
     if any(r.found != "holds" for r in reports):
         conclusion = check(derivation.conclusion(), max_examples=max_examples, seed=seed)
@@ -377,6 +393,7 @@ def describe_report(report: DerivationReport) -> str:
         status = r.found + ("" if r.matches else f" (expected {r.link.expected})")
         status += f", {r.inconclusive} inconclusive" if r.inconclusive else ""
         detail = f"; {describe_tightness(r.tightness)}" if r.found == "holds" and r.link.relation != "=" else ""
+        detail += "".join(f"; {proof.describe()}" for proof in r.proofs)
         lines.append(f"  step {r.index} [{_SYMBOL[r.link.relation]} {r.link.term.text}] "
                      f"{r.link.justification}: {status}{detail}")
     failure = report.first_failure

@@ -29,6 +29,7 @@ from pathlib import Path
 import hypothesis
 import numpy as np
 
+from theorems.engine.proof import Proof, prove
 from theorems.engine.search import Necessity, Tightness, Verdict, check, necessity
 from theorems.engine.statement import Statement
 
@@ -36,6 +37,8 @@ START, END = "<!-- verdicts:start -->", "<!-- verdicts:end -->"
 DETAILS = Path("out/ledger/verdicts.md")
 """Where ``python -m theorems ledger`` writes the detailed (machine-dependent, untracked) ledger."""
 _TIGHT = Tightness.TIGHT
+PROVE_SECONDS = 60
+"""Time limit of each statement's proof in the ledger (the declared domains close in seconds)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -43,6 +46,7 @@ class Entry:
     statement: Statement
     verdict: Verdict
     necessities: tuple[Necessity, ...]
+    proof: Proof | None = None
 
 
 def collect(statements: Iterable[Statement], *, max_examples: int | None, seed: int,
@@ -56,7 +60,9 @@ def collect(statements: Iterable[Statement], *, max_examples: int | None, seed: 
         # a refuted statement is refuted whatever its hypotheses: probing them would show nothing
         probes = tuple(necessity(statement, h.name, max_examples=max_examples, seed=seed)
                        for h in statement.hypotheses if h.violated_by is not None and verdict.found == "holds")
-        entries.append(Entry(statement, verdict, probes))
+        proof = (prove(statement, max_seconds=PROVE_SECONDS, seed=seed)
+                 if statement.prove is not None and verdict.found == "holds" else None)
+        entries.append(Entry(statement, verdict, probes, proof))
     return entries
 
 
@@ -109,9 +115,24 @@ def table(entries: list[Entry], *, detail: bool = False) -> str:
         needed = ", ".join(n.hypothesis for n in e.necessities if n.needed) or "—"
         mark = "" if e.verdict.matches else " ⚠"
         tag = " [R]" if e.statement.source == "R" else ""
+        proved = f"; **{e.proof.status}** on a box (slack {e.proof.slack:g})" if e.proof is not None else ""
         rows.append(f"| `{e.statement.id}` | {e.statement.formula}{tag} | {e.verdict.expected} | "
-                    f"**{e.verdict.found}**{mark} | {_evidence(e.verdict, detail)} | {needed} |")
+                    f"**{e.verdict.found}**{mark} | {_evidence(e.verdict, detail)}{proved} | {needed} |")
     return "\n".join(rows)
+
+
+def _proof(proof: Proof, *, detail: bool) -> str:
+    """A proof's line: the box count and the proved enclosure of the sup (to 9 digits in the detailed ledger, 6 in
+    the tracked one), never the seconds."""
+    digits = 9 if detail else 6
+    if proof.status == "proved":
+        return (f"**proved** for {proof.domain}: the claim holds within a factor 1 + {proof.slack:g} everywhere there "
+                f"({proof.boxes} boxes; proved sup of the ratio ∈ [{proof.sup[0]:.{digits}g}, {proof.sup[1]:.{digits}g}])"
+                if proof.sup else f"**proved** for {proof.domain}, slack {proof.slack:g} ({proof.boxes} boxes)")
+    if proof.status == "refuted":
+        shown = _counterexample(proof.counterexample) if detail else "a certified counterexample (detailed ledger)"
+        return f"**refuted** on {proof.domain}: {shown}"
+    return f"undecided on {proof.domain} ({proof.detail})"
 
 
 def section(entry: Entry, *, detail: bool = False) -> str:
@@ -133,6 +154,10 @@ def section(entry: Entry, *, detail: bool = False) -> str:
         t = v.report.tightness
         lines.append(f"- Tightness: {t.describe()} (largest ratio met, lhs = {t.lhs:.6g}, rhs = {t.rhs:.6g}; "
                      f"at {describe_instance(t.instance)})" if detail else f"- Tightness: {tightness_class(t)}")
+    if entry.proof is not None:
+        lines.append(f"- Proof: {_proof(entry.proof, detail=detail)}")
+    elif v.found == "holds":
+        lines.append("- Proof: none on a box (no declared domain; why, per statement: docs/proofs.md)")
     if v.report.ill_defined is not None:
         lines.append(f"- Ill-defined: {v.report.ill_defined}" if detail else
                      f"- Ill-defined: {v.report.ill_defined.side} {v.report.ill_defined.reason}")

@@ -25,6 +25,10 @@ section, and JUnit XML carries them as ``theory.*`` properties.
 
 Nothing heavy is imported at pytest start (the engine, python-flint, mpmath, the catalogue): only when a
 theory test runs.
+
+A statement that holds and declares ``prove=`` (a domain) is also proved there
+(:func:`~theorems.engine.proof.prove`): a refuted proof fails the test, an undecided one passes with a warning
+that says so.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ import ast
 import os
 import re
 import time
+import warnings
 from pathlib import Path
 
 import pytest
@@ -218,6 +223,8 @@ def _run(pin, *, seed: int) -> dict:
         found, ok = verdict.found, verdict.found == expected
         message = describe_verdict(target, verdict, expected=expected)
         verdicts, tightness = [verdict], getattr(verdict.report, "tightness", None)
+        if ok and verdict.found == "holds" and target.prove is not None:
+            ok, message = _prove(target, seed, message)
     total: dict = {}
     for v in verdicts:
         total = _add(total, counts(v.report))
@@ -228,6 +235,16 @@ def _run(pin, *, seed: int) -> dict:
     return {"id": target.id, "expected": expected, "found": found, "ok": ok, "message": message, "seed": seed,
             "tightness": tightness.describe() if tightness is not None else "",
             "examples": sum(v.report.examples for v in verdicts), "counts": total, "pin_failure": pin_failure}
+
+
+def _prove(statement, seed: int, message: str) -> tuple[bool, str]:
+    """Prove a holding statement on its declared domain: a refuted proof fails, an undecided one warns."""
+    from theorems.engine.proof import prove
+
+    proof = prove(statement, seed=seed)
+    if proof.status == "undecided":
+        warnings.warn(f"{statement.id}: proof {proof.describe()}", stacklevel=1)
+    return proof.status != "refuted", f"{message}\nproof: {proof.describe()}"
 
 
 def summary_line(properties: dict) -> str:

@@ -61,6 +61,11 @@ class Statement:
     their counterexample's ``method`` says so); it takes the instance and returns a
     :class:`~theorems.engine.search.Counterexample` or ``None``. Checked at construction: ``lhs``/``rhs``
     callable, ``hypotheses`` a tuple of :class:`Hypothesis`, ``max_examples`` a positive integer.
+
+    For :func:`~theorems.engine.proof.prove`: ``parameters``, when given, builds the instance from free
+    parameters ``(parameters, xp) -> instance`` through ``xp`` (so a box of parameters becomes an instance of
+    balls), and ``prove`` is the default domain (of parameters, or of instance keys) that the ledger, the
+    CLI's ``check --prove`` and the pytest plugin prove on.
     """
 
     id: str
@@ -81,6 +86,8 @@ class Statement:
     max_examples: int | None = None
     side_seconds: float | None = None
     """The limit on one float64 call of a side (default :data:`theorems.engine.sides.SIDE_SECONDS`)."""
+    parameters: Callable[[Instance, Any], Instance] | None = None
+    prove: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
         if not _ID.match(self.id):
@@ -100,6 +107,10 @@ class Statement:
             raise TypeError(f"confirm={self.confirm!r} must be None or a function (instance) -> Counterexample | None")
         if not isinstance(self.hypotheses, tuple) or not all(isinstance(h, Hypothesis) for h in self.hypotheses):
             raise TypeError(f"hypotheses={self.hypotheses!r} must be a tuple of Hypothesis values")
+        if self.parameters is not None and not callable(self.parameters):
+            raise TypeError(f"parameters={self.parameters!r} must be None or a function (parameters, xp) -> instance")
+        if self.prove is not None and not isinstance(self.prove, Mapping):
+            raise TypeError(f"prove={self.prove!r} must be None or a domain: a mapping of keys to intervals or values")
         if self.max_examples is not None:
             check_integer(self.max_examples, name="max_examples", min_value=1, max_value=1_000_000)
         if self.side_seconds is not None and (isinstance(self.side_seconds, bool) or not isinstance(

@@ -64,6 +64,10 @@ def _envelope(reading: str, sign: int):
     return side
 
 
+PROVE = {"q": np.array([1.0]), "keys": [[(-2.0, 2.0)]] * 2, "T": 1.0}
+"""The default proof domain: ``L = 2``, ``d = 1``, ``q = 1``, keys in ``[−2, 2]``, ``T = 1`` (the bounds are tight
+at keys ``→ 0``, where every weight is ``1/L``; ``T`` stays fixed because the sides take ``float(T)``)."""
+
 HYPOTHESES = (Hypothesis("softmax", "alpha = softmax(q^T k / T) with T > 0"),)
 _WHY_OWN = "a key of small norm next to keys of large norm: alpha_i is far from 1/L while ||q|| ||k_i|| ~ 0"
 
@@ -80,7 +84,7 @@ def _statement(reading: str, bound: str, expected: str, reason: str) -> Statemen
         reading=f"Δ = {delta}", formula=f"α_i {op} (1/L)·e^{{{'+' if sign > 0 else '−'}2Δ/T}},  Δ = {delta}",
         lhs=_weights, rhs=_envelope(reading, sign), relation=relation, instances=instances(),
         hypotheses=HYPOTHESES, expected=expected, reason=reason, source="P" if not corrected else "R",
-        max_examples=300, size=lambda i: i["keys"].size,  # minimal: fewest keys, then fewest dimensions  # the tight collinear case is rare enough that 100 examples miss it at some seeds
+        max_examples=300, prove=PROVE if expected == "holds" else None, size=lambda i: i["keys"].size,  # minimal: fewest keys, then fewest dimensions  # the tight collinear case is rare enough that 100 examples miss it at some seeds
     )
 
 

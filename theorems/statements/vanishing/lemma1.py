@@ -14,7 +14,7 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from strategies import bounds, logits, normalisers
-from theorems.maths.normalisers import Normaliser
+from theorems.maths.normalisers import Normaliser, softmax
 from theorems.engine.precision import F64
 from theorems.engine.statement import Hypothesis, Statement
 
@@ -63,9 +63,19 @@ HYPOTHESES = (
     Hypothesis("bounded", "every logit lies in [-a, a]", instances(overshoot=True)),
 )
 
+def _scaled(p, xp):
+    """Logits ``a·u`` with ``u ∈ [−1, 1]^L``: a box of ``(a, u)`` covers every bounded instance for those ``a``."""
+    return {"normaliser": p["normaliser"], "a": p["a"], "L0": p["L0"], "logits": p["a"] * p["u"]}
+
+
+PROVE = {"normaliser": softmax(), "a": (0.001, 2.0), "L0": 2, "u": [(-1.0, 1.0)] * 2}
+"""The default proof domain: softmax, ``L = 2``, constants at ``L0 = 2``, every ``a ∈ [0.001, 2]`` (the
+bound is tight as ``a → 0``, where every weight is ``1/L``)."""
+
 _COMMON = dict(
     paper_ref="Lemma 1 (Sec. 3)", hypotheses=HYPOTHESES, instances=instances(), source="P", lhs=_weights,
     expected="holds", reason="alpha_i = F_i / sum_j F_j lies between min F / (L max F) and max F / (L min F)",
+    parameters=_scaled, prove=PROVE,
 )
 
 UPPER = Statement(

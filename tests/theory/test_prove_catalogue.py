@@ -1,0 +1,52 @@
+"""Every catalogue statement that declares a proof domain is *proved* there, and its constant tightened by 2 %
+is *refuted* there by ``prove`` itself (a certified counterexample, as ``check`` reports)."""
+
+import dataclasses
+
+import pytest
+
+from theorems import STATEMENTS
+from theorems.engine.proof import prove
+
+pytestmark = pytest.mark.theory
+
+DECLARED = [s for s in STATEMENTS.values() if s.prove is not None]
+
+
+def _tightened(statement):
+    """The bound moved 2 % towards the bounded side: ``0.98·rhs`` for ``≤``, ``1.02·rhs`` for ``≥``."""
+    factor = "0.98" if statement.relation == "<=" else "1.02"
+    rhs = statement.rhs
+    return dataclasses.replace(statement, id=f"{statement.id}.tightened", expected="refuted",
+                               rhs=lambda i, xp: rhs(i, xp) * xp.number(factor))
+
+
+def test_at_least_ten_holding_statements_declare_a_domain():
+    assert len(DECLARED) >= 10 and all(s.expected == "holds" for s in DECLARED)
+
+
+@pytest.mark.parametrize("statement", DECLARED, ids=lambda s: s.id)
+def test_declared_domain_is_proved_with_a_proved_sup_enclosure(statement):
+    proof = prove(statement, max_seconds=120)
+    assert proof.status == "proved", proof.describe()
+    low, high = proof.sup
+    assert low <= high <= 1 + proof.slack  # the proved enclosure of sup small/big over the domain
+
+
+@pytest.mark.parametrize("statement", DECLARED, ids=lambda s: s.id)
+def test_two_percent_mutant_is_refuted_by_prove(statement):
+    proof = prove(_tightened(statement), max_seconds=120)
+    assert proof.status == "refuted", proof.describe()
+    assert proof.counterexample.method.startswith("arb ball arithmetic")
+
+
+@pytest.mark.parametrize("statement_id, slack", [("corollary3.frobenius.corrected", 1e-6),
+                                                 ("corollary3.row.corrected", 1e-6),
+                                                 ("corollary3.entry.corrected", 1e-3),  # tight along a curve
+                                                 ("lemma1.upper", 1e-6), ("lemma1.lower", 1e-6)])
+def test_bounds_are_proved_at_three_logits(statement_id, slack):
+    statement = STATEMENTS[statement_id]
+    domain = {**statement.prove, "u": [(-1.0, 1.0)] * 3} if "u" in statement.prove else {"gaps": [(0.0, 10.0)] * 2, "T": 1.0}
+    proof = prove(statement, domain, slack=slack, max_seconds=120)
+    assert proof.status == "proved", proof.describe()
+    assert prove(_tightened(statement), domain, slack=slack, max_seconds=120).status == "refuted"

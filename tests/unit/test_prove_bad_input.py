@@ -1,0 +1,49 @@
+"""``prove`` rejects bad arguments with an error naming the argument, before any work."""
+
+import numpy as np
+import pytest
+
+from theorems import STATEMENTS
+from theorems.engine.proof import prove
+
+LEMMA = STATEMENTS["lemma1.upper"]
+SPECTRAL = STATEMENTS["corollary3.spectral.corrected"]
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    ({"slack": -1e-3}, ValueError, "slack"),
+    ({"slack": float("nan")}, ValueError, "slack"),
+    ({"max_seconds": -1}, ValueError, "max_seconds"),
+    ({"seed": -1}, ValueError, "seed"),
+])
+def test_bad_options_name_the_argument(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        prove(LEMMA, **kwargs)
+
+
+@pytest.mark.parametrize("domain, match", [
+    ({"x": (2.0, 1.0)}, "low <= high"),
+    ({"x": (0.0, float("inf"))}, "finite"),
+    ({"x": [1.0, 2.0]}, "pairs"),
+    ({"x": 1.0}, "no interval"),
+    ({}, "non-empty"),
+    ([("x", (0, 1))], "mapping"),
+])
+def test_bad_domains_are_rejected(domain, match):
+    with pytest.raises((ValueError, TypeError), match=match):
+        prove(LEMMA, domain)
+
+
+def test_a_statement_without_a_default_domain_needs_one():
+    with pytest.raises(ValueError, match="domain is required"):
+        prove(SPECTRAL)
+
+
+def test_a_side_without_a_dual_form_is_undecided_not_proved():
+    proof = prove(SPECTRAL, {"gaps": [(0.0, 1.0)], "T": 1.0}, max_seconds=5)
+    assert proof.status == "undecided" and "spectral_norm" in proof.detail
+
+
+def test_not_a_statement():
+    with pytest.raises(TypeError, match="statement"):
+        prove("lemma1.upper", {"x": (0, 1)})

@@ -1,0 +1,22 @@
+"""``python -m theorems check --prove``: the proof line under each holding statement with a domain, in JSON too."""
+
+import json
+
+from theorems.engine.cli import main
+
+
+def test_check_prove_prints_the_proved_domain(capsys):
+    assert main(["check", "corollary3.row.corrected", "--prove", "--max-examples", "20"]) == 0
+    out = capsys.readouterr().out
+    assert "proved on gaps ∈ [0, 10]^1, T = 1" in out and "slack 1e-06" in out
+
+
+def test_check_prove_json_carries_the_proof(capsys):
+    assert main(["check", "corollary3.entry.corrected", "--prove", "--json", "--max-examples", "20"]) == 0
+    proof = json.loads(capsys.readouterr().out)["proofs"]["corollary3.entry.corrected"]
+    assert proof["status"] == "proved" and proof["sup"][1] <= 1 + proof["slack"]
+
+
+def test_without_prove_no_proof_is_run(capsys):
+    assert main(["check", "corollary3.row.corrected", "--json", "--max-examples", "20"]) == 0
+    assert json.loads(capsys.readouterr().out)["proofs"] == {}

@@ -1,0 +1,172 @@
+"""The domain of a proof: named intervals, arrays of intervals and fixed values; boxes in it, and bisection.
+
+A domain maps each instance key (or, for a statement with ``parameters``, each free parameter) to
+
+- an interval ``(low, high)``: a tuple of two finite reals, ``low ≤ high``;
+- an array of intervals: a list of such pairs or an array of shape ``[n, 2]`` (a fixed length ``n``);
+- a fixed value: anything else (a float, an integer, a numpy array, a normaliser).
+
+A *box* is the pair ``(lows, highs)`` of float64 vectors over the free coordinates, in key order.
+
+>>> domain = Domain.parse({"logits": [(-2, 2), (-2, 2)], "T": (0.5, 2.0), "L0": 2})
+>>> domain.size, domain.describe()
+(3, 'logits ∈ [-2, 2]^2, T ∈ [0.5, 2], L0 = 2')
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import numbers
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import flint
+import numpy as np
+
+from theorems.engine.dual import DualArray, on_box
+
+
+def _is_interval(value) -> bool:
+    return (isinstance(value, tuple) and len(value) == 2
+            and all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in value))
+
+
+def _intervals(name: str, value) -> np.ndarray | None:
+    """``value`` as a float array of shape ``[..., 2]`` when it is an array of intervals, else ``None``."""
+    if isinstance(value, list):
+        try:
+            bounds = np.array(value, dtype=float)
+        except (TypeError, ValueError):
+            bounds = None
+        if bounds is None or bounds.ndim < 2 or bounds.shape[-1] != 2:
+            raise ValueError(f"domain[{name!r}]={value!r}: a list must hold (low, high) pairs (nested for a matrix); "
+                             "pass a numpy array for a fixed vector")
+        return bounds
+    if isinstance(value, np.ndarray) and value.ndim >= 2 and value.shape[-1] == 2 and value.dtype.kind in "fi":
+        return value.astype(float)
+    return None
+
+
+@dataclasses.dataclass(frozen=True)
+class Domain:
+    """Free coordinates (``keys[k]`` of shape ``shapes[k]``), their bounds, and the fixed values."""
+
+    keys: tuple[str, ...]
+    shapes: tuple[tuple[int, ...], ...]
+    lows: np.ndarray
+    highs: np.ndarray
+    fixed: Mapping[str, Any]
+    order: tuple[str, ...]
+
+    @classmethod
+    def parse(cls, domain: Mapping[str, Any]) -> "Domain":
+        if not isinstance(domain, Mapping) or not domain:
+            raise TypeError(f"domain={domain!r} must be a non-empty mapping of instance keys to intervals or values")
+        keys, shapes, lows, highs, fixed = [], [], [], [], {}
+        for name, value in domain.items():
+            if not isinstance(name, str):
+                raise TypeError(f"domain keys must be strings, got {name!r}")
+            bounds = np.array([float(value[0]), float(value[1])]) if _is_interval(value) else _intervals(name, value)
+            if bounds is None:
+                fixed[name] = value
+                continue
+            shape = bounds.shape[:-1]
+            bounds = bounds.reshape(-1, 2)
+            if not np.all(np.isfinite(bounds)) or np.any(bounds[:, 0] > bounds[:, 1]):
+                raise ValueError(f"domain[{name!r}]={value!r}: every interval must be finite with low <= high")
+            keys.append(name)
+            shapes.append(shape)
+            lows.extend(bounds[:, 0])
+            highs.extend(bounds[:, 1])
+        if not keys:
+            raise ValueError(f"domain={domain!r} has no interval: nothing to prove over (give at least one (low, high))")
+        return cls(tuple(keys), tuple(shapes), np.array(lows), np.array(highs), dict(fixed), tuple(domain))
+
+    @property
+    def size(self) -> int:
+        return len(self.lows)
+
+    def assemble(self, coordinates, *, wrap: Callable[[np.ndarray], Any] | None = None) -> dict[str, Any]:
+        """The instance (or parameters) whose free coordinates are ``coordinates`` (a flat sequence): float arrays,
+        or object arrays passed through ``wrap`` when given."""
+        values, at = {}, 0
+        for key, shape in zip(self.keys, self.shapes):
+            n = int(np.prod(shape)) if shape else 1
+            chunk = list(coordinates[at:at + n])
+            at += n
+            if not shape:
+                values[key] = chunk[0]
+            elif wrap is None:
+                values[key] = np.array(chunk, dtype=float).reshape(shape)
+            else:
+                values[key] = wrap(np.array(chunk, dtype=object).reshape(shape))
+        return {key: values[key] if key in values else self.fixed[key] for key in self.order}
+
+    def point(self, coordinates) -> dict[str, Any]:
+        """The float64 instance at a point of the box."""
+        return self.assemble([float(x) for x in coordinates])
+
+    def describe(self, lows=None, highs=None) -> str:
+        lows = self.lows if lows is None else lows
+        highs = self.highs if highs is None else highs
+        parts, at = [], 0
+        for key in self.order:
+            if key not in self.keys:
+                parts.append(f"{key} = {_text(self.fixed[key])}")
+                continue
+            shape = self.shapes[self.keys.index(key)]
+            n = int(np.prod(shape)) if shape else 1
+            lo, hi = lows[at:at + n], highs[at:at + n]
+            at += n
+            if shape and np.all(lo == lo[0]) and np.all(hi == hi[0]):
+                parts.append(f"{key} ∈ [{lo[0]:g}, {hi[0]:g}]^{'×'.join(map(str, shape))}")
+            elif shape:
+                parts.append(f"{key} ∈ " + " × ".join(f"[{a:g}, {b:g}]" for a, b in zip(lo, hi)))
+            else:
+                parts.append(f"{key} ∈ [{lo[0]:g}, {hi[0]:g}]")
+        return ", ".join(parts)
+
+
+def _text(value) -> str:
+    if isinstance(value, np.ndarray):
+        return np.array2string(value, precision=4, separator=", ")
+    if isinstance(value, float):
+        return f"{value:g}"
+    return getattr(value, "name", None) or repr(value)
+
+
+def centre_radius(lows: np.ndarray, highs: np.ndarray) -> list[tuple]:
+    """Each interval as exact arb balls ``(centre, radius)`` (the half-sum of two floats is exact at 128 bits)."""
+    return [((flint.arb(float(a)) + flint.arb(float(b))) / 2, (flint.arb(float(b)) - flint.arb(float(a))) / 2)
+            for a, b in zip(lows, highs)]
+
+
+@contextlib.contextmanager
+def dual_instance(domain: Domain, lows: np.ndarray, highs: np.ndarray):
+    """Yield the instance (or parameters) of :class:`~theorems.engine.dual.Dual` values on the box ``[lows, highs]``."""
+    with on_box(centre_radius(lows, highs)) as coordinates:
+        yield domain.assemble(coordinates, wrap=lambda a: a.view(DualArray))
+
+
+def bisect(lows: np.ndarray, highs: np.ndarray, k: int) -> tuple[tuple, tuple]:
+    """The two halves of the box along coordinate ``k``."""
+    middle = 0.5 * (lows[k] + highs[k])
+    left_high, right_low = highs.copy(), lows.copy()
+    left_high[k] = right_low[k] = middle
+    return (lows, left_high), (right_low, highs)
+
+
+def centre(lows: np.ndarray, highs: np.ndarray) -> np.ndarray:
+    return 0.5 * (lows + highs)
+
+
+def below_zero(gaps):
+    """Logits ``(0, −gaps_1, …, −gaps_{L−1})``, ``gaps ≥ 0``: every logit vector up to a shift and a permutation,
+    for a statement invariant under both (the largest logit is 0, so a ball ``max`` is decided).
+
+    >>> below_zero(np.array([1.0, 0.5])).tolist()
+    [0.0, -1.0, -0.5]
+    """
+    logits = np.concatenate([gaps[:1] * 0, -gaps])
+    return logits.view(type(gaps)) if logits.dtype == object else logits

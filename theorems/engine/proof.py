@@ -1,0 +1,332 @@
+"""``prove``: a bound proved on a whole box of instances by branch-and-bound in arb balls, not only tested.
+
+For a statement ``small ≤ big`` (``lhs ≤ rhs``, or ``rhs ≤ lhs`` for ``>=``), ``prove`` encloses
+``g = small − (1 + slack)·big`` on a box with forward-mode duals over arb
+(:mod:`theorems.engine.dual`: plain interval value ∩ mean-value form), discards the box when
+``g ≤ 0`` is certain there, replaces a coordinate by its endpoint where ``g`` is certainly monotone in
+it (so a bound attained at a corner closes at once), and bisects the rest along the coordinate of
+largest ``|∂g|·width``. The float64 sides are evaluated at every box's centre (and at ``seed``-drawn
+random points): a violation there goes to :func:`~theorems.engine.search.certify`, so a refutation
+is the same certified counterexample as :func:`~theorems.engine.search.check` reports.
+
+What ``slack`` means: ``status == "proved"`` is the theorem *small ≤ (1 + slack)·big at every point
+of the domain* (for ``big ≥ 0``: ``small/big ≤ 1 + slack``); ``sup`` is a proved enclosure
+``[lo, hi]`` of ``sup small/big`` over the domain (``lo`` attained at a witness point, ``hi ≤ 1 + slack``
+when proved; ``None`` when ``big`` is not certainly positive). Tight bounds (ratio 1 at ties) are
+provable only with ``slack > 0``.
+
+>>> from theorems import STATEMENTS
+>>> proof = prove(STATEMENTS["corollary3.row.corrected"], {"gaps": [(0.0, 10.0)], "T": 1.0})
+>>> proof.status, proof.sup[0] > 1 - 1e-12, proof.sup[1] <= 1 + 1e-6    # tight: attained at equal logits
+('proved', True, True)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import heapq
+import itertools
+import time
+from collections.abc import Mapping
+from typing import Any
+
+import flint
+import numpy as np
+
+from theorems.engine.boxes import Domain, bisect, centre, dual_instance
+from theorems.engine.dual import DUAL, Dual, as_dual
+from theorems.engine.precision import F64, START_BITS, Undecided, _bits
+from theorems.engine.search import Counterexample, IllDefined, certify
+from theorems.engine.statement import Statement, jsonable
+from theorems.engine.validation import check_integer, check_number
+
+STATUSES = ("proved", "refuted", "undecided")
+RANDOM_POINTS = 64
+"""Float64 points drawn (with ``seed``) over the domain before the branch-and-bound, for a quick refutation."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Proof:
+    """The outcome of :func:`prove`. ``status`` is ``"proved"`` (``small ≤ (1 + slack)·big`` on the whole
+    domain), ``"refuted"`` (``counterexample`` certified in balls, as in ``check``) or ``"undecided"``
+    (time ran out, or a side has no ball form: ``detail`` says which; ``worst_box`` is where)."""
+
+    statement_id: str
+    status: str
+    domain: str
+    slack: float
+    boxes: int
+    seconds: float
+    sup: tuple[float, float] | None
+    worst_box: str | None = None
+    counterexample: Counterexample | None = None
+    detail: str = ""
+
+    def describe(self) -> str:
+        sup = f"sup ratio ∈ [{self.sup[0]:.9g}, {self.sup[1]:.9g}]" if self.sup else "no ratio enclosure"
+        text = f"{self.status} on {self.domain}, slack {self.slack:g} ({self.boxes} boxes, {self.seconds:.1f} s; {sup})"
+        if self.status == "undecided":
+            text += f"; {self.detail}" + (f"; worst box {self.worst_box}" if self.worst_box else "")
+        if self.counterexample is not None:
+            cx = self.counterexample
+            text += (f"; counterexample {jsonable(cx.instance)}: lhs = {cx.lhs:.6g}, rhs = {cx.rhs:.6g} "
+                     f"(certified: {cx.method})")
+        return text
+
+    def to_json(self) -> dict[str, Any]:
+        return {"statement": self.statement_id, "status": self.status, "domain": self.domain, "slack": self.slack,
+                "boxes": self.boxes, "seconds": round(self.seconds, 3), "sup": list(self.sup) if self.sup else None,
+                "worst_box": self.worst_box, "detail": self.detail,
+                "counterexample": self.counterexample.to_json() if self.counterexample else None}
+
+
+@dataclasses.dataclass
+class _Search:
+    statement: Statement
+    domain: Domain
+    slack: float
+    boxes: int = 0
+    sup_low: float = -np.inf
+    sup_high: float = -np.inf
+    ratio_known: bool = True
+
+
+def prove(statement: Statement, domain: Mapping[str, Any] | None = None, *, slack: float = 1e-6,
+          max_seconds: float = 60, seed: int = 0) -> Proof:
+    """Prove ``statement`` on every instance of ``domain`` (default: ``statement.prove``), up to ``slack``.
+
+    ``domain`` maps each instance key (each parameter, for a statement with ``parameters``) to an
+    interval ``(low, high)``, a list of intervals (a fixed length) or a fixed value
+    (:mod:`theorems.engine.boxes`). See the module's docstring for what ``proved`` and ``slack`` mean.
+    """
+    if not isinstance(statement, Statement):
+        raise TypeError(f"statement must be a Statement, not {type(statement).__name__}")
+    domain = statement.prove if domain is None else domain
+    if domain is None:
+        raise ValueError(f"domain is required: {statement.id!r} declares no default domain (Statement.prove)")
+    check_number(slack, name="slack", min_value=0.0, max_value=1.0)
+    check_number(max_seconds, name="max_seconds", min_value=0.0, max_value=86_400.0)
+    check_integer(seed, name="seed", min_value=0)
+    parsed = Domain.parse(domain)
+    search = _Search(statement, parsed, float(slack))
+    started = time.perf_counter()
+
+    def finish(status, *, worst=None, counterexample=None, detail=""):
+        sup = (search.sup_low, search.sup_high) if search.ratio_known and status == "proved" else None
+        return Proof(statement.id, status, _described(statement, parsed), float(slack), search.boxes,
+                     time.perf_counter() - started, sup, worst, counterexample, detail)
+
+    try:
+        return _branch_and_bound(search, seed, max_seconds, started, finish)
+    except IllDefined as error:  # a side with no value inside the domain: never "proved"
+        return finish("undecided", detail=f"ill-defined inside the domain: {error}")
+
+
+def _branch_and_bound(search: _Search, seed: int, max_seconds: float, started: float, finish) -> Proof:
+    parsed = search.domain
+    counterexample = _sample(search, np.random.default_rng(seed))
+    if counterexample is not None:
+        return finish("refuted", counterexample=counterexample)
+    order = itertools.count()
+    heap = [(-np.inf, next(order), parsed.lows, parsed.highs)]
+    with _bits(START_BITS):
+        while heap:
+            if time.perf_counter() - started > max_seconds:
+                _, _, lows, highs = heap[0]
+                return finish("undecided", worst=parsed.describe(lows, highs),
+                              detail=f"time limit {max_seconds:g} s reached with {len(heap)} boxes open")
+            _, _, lows, highs = heapq.heappop(heap)
+            search.boxes += 1
+            counterexample = _refute_at(search, centre(lows, highs))
+            if counterexample is not None:
+                return finish("refuted", counterexample=counterexample)
+            try:
+                upper, split = _bound(search, lows, highs)
+            except (NotImplementedError, TypeError) as error:  # an operation without a dual form, float() of a box
+                return finish("undecided", detail=f"a side has no ball form on a box: {type(error).__name__}: {error}")
+            if split is None:
+                continue
+            if split < 0:
+                return finish("undecided", worst=parsed.describe(lows, highs),
+                              detail="a box too small to split is still undecided")
+            for half in bisect(lows, highs, split):
+                heapq.heappush(heap, (-upper, next(order), *half))
+    return finish("proved")
+
+
+def _described(statement: Statement, domain: Domain) -> str:
+    """The domain as text; with what the parametrisation builds (its docstring up to the first colon)."""
+    text = domain.describe()
+    doc = (getattr(statement.parameters, "__doc__", None) or "").strip()
+    return f"{text} → {doc.split(':')[0].replace('``', '')}" if doc else text
+
+
+def _sides(statement: Statement, instance, xp):
+    if statement.parameters is not None:
+        instance = statement.parameters(instance, xp)
+    return instance, statement.sides(instance, xp)
+
+
+def _ordered(statement: Statement, lhs, rhs):
+    """``(small, big)``: the claim is ``small ≤ big`` elementwise."""
+    return (lhs, rhs) if statement.relation == "<=" else (rhs, lhs)
+
+
+def _sample(search: _Search, rng) -> Counterexample | None:
+    lows, highs = search.domain.lows, search.domain.highs
+    points = [centre(lows, highs)] + [rng.uniform(lows, highs) for _ in range(RANDOM_POINTS)]
+    for point in points:
+        counterexample = _refute_at(search, point)
+        if counterexample is not None:
+            return counterexample
+    return None
+
+
+def _refute_at(search: _Search, point) -> Counterexample | None:
+    """Evaluate the float64 sides at ``point``; a violation goes to the certifier (as in ``check``)."""
+    statement = search.statement
+    instance = search.domain.point(point)
+    with np.errstate(all="ignore"):
+        try:
+            full, (lhs, rhs) = _sides(statement, instance, F64)
+        except Exception as error:  # noqa: BLE001 - a side raising inside the domain: ill-defined there
+            raise IllDefined(statement.id, instance, "a side", f"raises {type(error).__name__}: {error}") from error
+        small, big = (np.atleast_1d(np.asarray(side, dtype=float)) for side in _ordered(statement, lhs, rhs))
+        small, big = np.broadcast_arrays(small, big)
+    if not np.any(small - big > 0) and not np.any(np.isnan(small - big)):
+        return None
+    certificate = certify(statement, full)
+    return certificate.counterexample if certificate.status == "violated" else None
+
+
+def _evaluate(search: _Search, lows, highs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(g, small, big)`` as flat arrays of duals on the box, ``g`` the claim in whichever form is provable:
+    ``small/big − (1 + slack)`` where ``big > 0`` is certain (a common factor of both sides cancels there, as
+    ``1/T`` does), ``small − (1 + slack)·big`` elsewhere; both are ``≤ 0`` exactly where the claim holds."""
+    with dual_instance(search.domain, lows, highs) as instance:
+        _, (lhs, rhs) = _sides(search.statement, instance, DUAL)
+        small, big = (np.atleast_1d(np.asarray(side, dtype=object)) for side in _ordered(search.statement, lhs, rhs))
+        small, big = (np.array([as_dual(x) for x in side.ravel()], dtype=object)  # constants too: exact balls
+                      for side in np.broadcast_arrays(small, big))
+        factor = flint.arb(1) + flint.arb(search.slack)  # exactly 1 + slack (a float sum would round)
+        g = np.array([s / b - factor if _certainly_positive(b) else s - b * factor
+                      for s, b in zip(small, big)], dtype=object)
+        return g, small, big
+
+
+def _certainly_positive(value) -> bool:
+    value = value.value if isinstance(value, Dual) else _ball(value)
+    return bool(value > 0)
+
+
+def _bound(search: _Search, lows, highs) -> tuple[float, int | None]:
+    """``(upper bound of g, coordinate to split)`` on the box; ``split is None`` when ``g ≤ 0`` is proved
+    there, ``-1`` when the box can no longer be split."""
+    try:
+        g, small, big = _evaluate(search, lows, highs)
+    except (Undecided, ZeroDivisionError, ValueError, OverflowError):
+        return np.inf, _widest(lows, highs)
+    worst, worst_upper = None, -np.inf
+    box_ratio = -np.inf
+    for at in range(len(g)):
+        _witness(search, small[at], big[at])
+        proved, ratio = _element(search, g[at], small[at], big[at], at, lows, highs)
+        if proved:
+            box_ratio = max(box_ratio, ratio)
+            continue
+        upper = _upper(g[at])
+        if upper > worst_upper or worst is None:
+            worst, worst_upper = g[at], upper
+    if worst is None:
+        search.sup_high = max(search.sup_high, box_ratio)
+        return -np.inf, None
+    return worst_upper, _split(worst, lows, highs)
+
+
+def _upper(value) -> float:
+    value = value.value if isinstance(value, Dual) else _ball(value)
+    upper = float(value.upper()) if value.is_finite() else np.inf
+    return np.nextafter(upper, np.inf)
+
+
+def _ball(value):
+    from theorems.engine.precision import Ball
+    return Ball(value).arb
+
+
+def _element(search: _Search, g, small, big, at: int, lows, highs) -> tuple[bool, float]:
+    """Whether ``g ≤ 0`` is proved for this element on the box (after replacing each coordinate in which ``g`` is
+    certainly monotone by the endpoint where it is largest), and the proved upper bound of ``small/big`` there."""
+    for _ in range(len(lows) + 1):
+        if _certainly_nonpositive(g):
+            return True, _ratio_upper(search, small, big)
+        if not isinstance(g, Dual):
+            return False, np.inf
+        lows, highs, changed = _collapse(g, lows, highs)
+        if not changed:
+            return False, np.inf
+        try:
+            values = _evaluate(search, lows, highs)
+        except (Undecided, ZeroDivisionError, ValueError, OverflowError):
+            return False, np.inf
+        g, small, big = (v[at] for v in values)
+        _witness(search, small, big)
+    return False, np.inf
+
+
+def _certainly_nonpositive(g) -> bool:
+    value = g.value if isinstance(g, Dual) else _ball(g)
+    return bool(value.is_finite() and value.upper() <= 0)
+
+
+def _witness(search: _Search, small, big) -> None:
+    """Raise the proved lower end of ``sup small/big`` with the value at the box's centre (a point of the domain)."""
+    if isinstance(small, Dual) or isinstance(big, Dual):
+        low = _centre(small) / _centre(big) if _centre(big) > 0 else None
+        if low is not None and low.is_finite():
+            search.sup_low = max(search.sup_low, float(np.nextafter(float(low.lower()), -np.inf)))
+
+
+def _centre(value):
+    return value.centre if isinstance(value, Dual) else _ball(value)
+
+
+def _collapse(g: Dual, lows, highs):
+    lows, highs, changed = lows.copy(), highs.copy(), False
+    for k, slope in enumerate(g.gradient):
+        if lows[k] == highs[k] or not slope.is_finite():
+            continue
+        if slope.lower() >= 0:  # g nondecreasing in x_k on the box: its largest values are at x_k = high
+            lows[k], changed = highs[k], True
+        elif slope.upper() <= 0:
+            highs[k], changed = lows[k], True
+    return lows, highs, changed
+
+
+def _ratio_upper(search: _Search, small, big) -> float:
+    bound = 1 + search.slack
+    big_value = big.value if isinstance(big, Dual) else _ball(big)
+    small_value = small.value if isinstance(small, Dual) else _ball(small)
+    if not big_value > 0:
+        search.ratio_known = False
+        return bound
+    ratio = small_value / big_value
+    return min(bound, float(np.nextafter(float(ratio.upper()), np.inf))) if ratio.is_finite() else bound
+
+
+def _split(g, lows, highs) -> int:
+    widths = highs - lows
+    if not np.any(widths > 0) or np.all(widths <= 1e-12 * np.maximum(1.0, np.abs(lows) + np.abs(highs))):
+        return -1
+    if isinstance(g, Dual) and all(s.is_finite() for s in g.gradient):
+        weights = np.array([float(s.abs_upper()) for s in g.gradient]) * widths
+        if np.max(weights) > 0:
+            return int(np.argmax(weights))
+    return _widest(lows, highs)
+
+
+def _widest(lows, highs) -> int:
+    widths = highs - lows
+    if not np.any(widths > 1e-12 * np.maximum(1.0, np.abs(lows) + np.abs(highs))):
+        return -1
+    return int(np.argmax(widths))

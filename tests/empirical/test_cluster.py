@@ -13,7 +13,7 @@ pytest.importorskip("distributed", reason="the cluster extra (distributed) is no
 
 from empirical import cluster, reproduce  # noqa: E402
 
-pytestmark = pytest.mark.empirical
+pytestmark = [pytest.mark.empirical, pytest.mark.slow]
 
 OPTIONS = dict(which=(1, 2, 3, 4, 5), lengths=(8, 16), ns=(1, 3), separability_ns=(1, 2), temperatures=(0.1, 1.0),
                epsilons=(1e-3, 1.0))

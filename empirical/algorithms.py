@@ -35,6 +35,7 @@ from tqdm.auto import tqdm
 from empirical.checks import Check, merge, outside_assumption2, tally
 from empirical.heads.extraction import Heads, extract
 from empirical.heads.loading import LoadedModel
+from empirical.heads.stream import HeadStream, layers_per_block
 from empirical.heads.rows import BUDGET, Rows, count_blocks, map_rows, valid_rows
 from empirical.heads.text import windows
 
@@ -58,7 +59,10 @@ class Setup:
 
     ``windows`` consecutive windows per length (statistics pool their tokens); ``embeddings`` picks
     the ``x_i`` (:data:`empirical.heads.extraction.EMBEDDINGS`); ``text=None`` feeds random token ids
-    drawn from ``seed`` (the benchmark on random weights, and unit tests).
+    drawn from ``seed`` (the benchmark on random weights, and unit tests). ``layers_per_block`` bounds how
+    many layers' vectors are held at once (default: as many as fit
+    :data:`empirical.heads.stream.STREAM_BYTES`); a model deeper than that is streamed
+    (:class:`empirical.heads.stream.HeadStream`, one forward pass per block of layers and pass).
     """
 
     loaded: LoadedModel
@@ -69,6 +73,7 @@ class Setup:
     seed: int = 0
     progress: bool = True
     device: str = "cpu"
+    layers_per_block: int | None = None
     _cache: dict = dataclasses.field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -77,6 +82,9 @@ class Setup:
         if not isinstance(self.windows, int) or self.windows < 1:
             raise ValueError(f"windows={self.windows!r} must be a positive integer")
         self.device = resolve(self.device)  # checked before any forward pass
+        if self.layers_per_block is not None and (isinstance(self.layers_per_block, bool) or
+                                                  not isinstance(self.layers_per_block, int) or self.layers_per_block < 1):
+            raise ValueError(f"layers_per_block={self.layers_per_block!r} must be a positive integer (or None)")
 
     def lengths(self, wanted) -> list[int]:
         """The lengths of ``wanted`` the model accepts (BERT-family encoders stop at 512)."""
@@ -93,21 +101,41 @@ class Setup:
             return torch.randint(0, vocabulary, (self.windows, length), generator=generator)
         return windows(self.text, tokenizer=self.loaded.tokenizer, length=length, count=self.windows)
 
-    def heads(self, length: int) -> Heads:
-        """Every head on the windows of ``length`` tokens (the last length is kept: GPT-2's at L = 1024 is 2 GB)."""
+    def heads(self, length: int) -> Heads | HeadStream:
+        """Every head on the windows of ``length`` tokens (the last length is kept).
+
+        A :class:`Heads` when every layer's vectors fit one block, else a :class:`HeadStream`; both
+        answer the per-layer questions the algorithms ask (``sizes``, ``visible``, ``layer_logits``,
+        ``layer_embeddings``).
+        """
         if length not in self._cache:
             self._cache.clear()  # free the previous heads before the next forward pass
-            self._cache[length] = self._extract(self.token_ids(length))
+            ids = self.token_ids(length)
+            per_block = self.block_size(ids.shape[0], length)
+            layers = self.loaded.n_layers
+            self._cache[length] = (self._extract(ids) if per_block >= layers else
+                                   HeadStream(lambda block: self._extract(ids, layers=block), layers=layers,
+                                              per_block=per_block))
         return self._cache[length]
 
-    def _extract(self, ids: torch.Tensor) -> Heads:
+    def block_size(self, batch: int, length: int) -> int:
+        """Layers per block: ``layers_per_block``, or as many as fit :data:`empirical.heads.stream.STREAM_BYTES`."""
+        if self.layers_per_block is not None:
+            return self.layers_per_block
+        config = self.loaded.model.config
+        d_model = int(getattr(config, "hidden_size", None) or getattr(config, "n_embd", 0) or
+                      self.loaded.n_heads * self.loaded.d_head)
+        return layers_per_block(batch=batch, length=length, heads=self.loaded.n_heads, d_head=self.loaded.d_head,
+                                d_model=d_model, layers=self.loaded.n_layers)
+
+    def _extract(self, ids: torch.Tensor, *, layers: range | None = None) -> Heads:
         """The forward pass on ``self.device``; the heads come back to the CPU, where the quantities run."""
         from empirical.heads.device import place
 
         if self.device.type == "cpu":
-            return extract(self.loaded, ids)
+            return extract(self.loaded, ids, layers=layers)
         loaded = dataclasses.replace(self.loaded, model=place(self.loaded.model, self.device))
-        heads = extract(loaded, place(ids, self.device))
+        heads = extract(loaded, place(ids, self.device), layers=layers)
         return dataclasses.replace(heads, **{field.name: getattr(heads, field.name).cpu()
                                              for field in dataclasses.fields(heads)
                                              if isinstance(getattr(heads, field.name), torch.Tensor)})
@@ -189,18 +217,16 @@ def _confirmer(heads: Heads, embeddings: str, n: int):
     from theorems import STATEMENTS
     from theorems.engine.search import confirm_in_high_precision
 
-    x_all = heads.embeddings(embeddings)
-
     def confirm(statement_id: str, example: dict) -> bool | None:
         if statement_id not in STATEMENTS.keys():
             return None
         w, layer, head, token = example["window"], example["layer"], example["head"], example["token"]
         keys = heads.visible[w, token].numpy()
-        if keys.sum() * n * x_all.shape[-1] > CONFIRM_ENTRIES:
+        if keys.sum() * n * heads.embedding_width(embeddings) > CONFIRM_ENTRIES:
             return None  # d_1 takes (L - N)·N·d mpmath differences
-        weights = torch.softmax(heads.logits[w, layer, head, token].double(), dim=-1)  # as in the blocks
+        weights = torch.softmax(heads.layer_logits(layer)[w, head, token].double(), dim=-1)  # as in the blocks
         instance = {"w": weights.numpy()[keys],
-                    "x": x_all[w, layer, head].double().numpy()[keys], "n": n}
+                    "x": heads.layer_embeddings(layer, embeddings)[w, head].double().numpy()[keys], "n": n}
         return confirm_in_high_precision(STATEMENTS[statement_id], instance) is not None
     return confirm
 
@@ -393,14 +419,16 @@ def critical_n(setup: Setup, *, lengths=PAPER_LENGTHS, levels=LEVELS, tokens: in
 
 def minimum_distances(heads: Heads, *, embeddings: str = "values") -> np.ndarray:
     """``δ [B, layer, head]``: the least pairwise distance between a head's unit-normalised embeddings."""
-    x = heads.embeddings(embeddings).to(torch.float64)  # [B, layer, H, L, d]
-    x = x / x.norm(dim=-1, keepdim=True).clamp_min(torch.finfo(torch.float64).tiny)
-    out = torch.empty(x.shape[:3], dtype=torch.float64)
-    for window in range(x.shape[0]):  # one Gram matrix [layer, H, L, L] per window
-        gram = x[window] @ x[window].transpose(-1, -2)
-        squared = (2 - 2 * gram).clamp_min(0)  # ‖x̂_i − x̂_j‖² on the unit sphere
-        squared.diagonal(dim1=-2, dim2=-1).fill_(float("inf"))
-        out[window] = squared.flatten(-2).min(-1).values.sqrt()
+    batch, layers, n_heads, _ = heads.sizes
+    out = torch.empty((batch, layers, n_heads), dtype=torch.float64)
+    for layer in range(layers):  # one Gram matrix [H, L, L] per (layer, window): one layer's tables at a time
+        x = heads.layer_embeddings(layer, embeddings).to(torch.float64)  # [B, H, L, d]
+        x = x / x.norm(dim=-1, keepdim=True).clamp_min(torch.finfo(torch.float64).tiny)
+        for window in range(batch):
+            gram = x[window] @ x[window].transpose(-1, -2)
+            squared = (2 - 2 * gram).clamp_min(0)  # ‖x̂_i − x̂_j‖² on the unit sphere
+            squared.diagonal(dim1=-2, dim2=-1).fill_(float("inf"))
+            out[window, layer] = squared.flatten(-2).min(-1).values.sqrt()
     return out.numpy()
 
 
@@ -459,17 +487,16 @@ def separability(setup: Setup, *, length: int = 1024, ns=SEPARABILITY_NS, tokens
 
 
 def _sensitivity_rows(temperatures, epsilons, seed: int):
-    from theorems.maths.gradient_sensitivity import finite_difference_sensitivity, softmax_jacobian_norms
+    from empirical.kernels import sensitivity_block
 
     t = np.asarray(temperatures, dtype=float)
     e = np.asarray(epsilons, dtype=float)
 
     def function(rows: Rows) -> dict[str, np.ndarray]:
         block_seed = seed + 7919 * rows.window + 104729 * rows.layer + int(rows.index[0])  # a new v per block
-        out = {f"jacobian_{key}": value  # each [H, C, n_T]
-               for key, value in softmax_jacobian_norms(rows.logits, t, mask=rows.mask).items()}
-        out["g"] = finite_difference_sensitivity(rows.logits, t, e, seed=block_seed, mask=rows.mask)  # [H, C, n_T, n_ε]
-        return out
+        # jacobian_* [H, C, n_T] and g [H, C, n_T, n_ε]: softmax_jacobian_norms and finite_difference_sensitivity
+        # to float64 rounding (tests/empirical/test_sensitivity_kernel.py), one base softmax per T
+        return sensitivity_block(rows.logits, t, e, seed=block_seed, mask=rows.mask)
     return function
 
 
@@ -519,7 +546,7 @@ def _sensitivity_confirmer(heads: Heads):
         keys = heads.visible[w, token].numpy()
         if keys.sum() > (CONFIRM_KEYS_SPECTRAL if statement_id.startswith("corollary3.spectral") else CONFIRM_KEYS):
             return None  # an mpmath SVD (or L² mpmath entries) of a longer row takes minutes
-        instance = {"logits": heads.logits[w, layer, head, token].double().numpy()[keys], "T": example["T"]}
+        instance = {"logits": heads.layer_logits(layer)[w, head, token].double().numpy()[keys], "T": example["T"]}
         return confirm_in_high_precision(STATEMENTS[statement_id], instance) is not None
     return confirm
 

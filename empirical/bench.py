@@ -139,9 +139,9 @@ def _child(model_dir: str, tokenizer: str | None, text: str | None, number: int,
     setup = Setup(loaded, text=text, progress=False, device=device)
     options = grids(scale)
     floor = _floor(setup, _lengths_of(number, options, max(setup.lengths(options["lengths"]))))
-    began = time.perf_counter()
+    began, cpu_began = time.perf_counter(), time.process_time()
     results, _ = run_algorithms(setup, which=(number,), **options)
-    seconds = time.perf_counter() - began
+    seconds, cpu_seconds = time.perf_counter() - began, time.process_time() - cpu_began  # CPU: every thread
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2 ** 20  # kB -> GiB (Linux)
     summary = next(iter(results.values()))
     heads = loaded.n_layers * int(loaded.model.config.num_attention_heads)
@@ -150,7 +150,7 @@ def _child(model_dir: str, tokenizer: str | None, text: str | None, number: int,
         extra = {str(p["length"]): {"critical_n": p["critical_n"], "stable_n": p["stable_n"],
                                     "p_value_falls_at": p["non_monotone"]["p_value_falls_at"]}
                  for p in summary["points"]}
-    queue.put({"algorithm": number, "seconds": seconds, "peak_gib": peak, "floor": floor,
+    queue.put({"algorithm": number, "seconds": seconds, "cpu_seconds": cpu_seconds, "peak_gib": peak, "floor": floor,
                "work": _work(number, summary, heads, setup.windows), "extra": extra})
 
 

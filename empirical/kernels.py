@@ -233,3 +233,57 @@ def distance_grid(alpha, x, ns, *, mask=None) -> dict[str, np.ndarray]:
         np.sqrt(work, out=work)
         estimate[..., k] = np.where(fits, (counts - n) / counts * np.vecdot(work, valid_f), np.nan)
     return {"distance_sum": distance, "estimate": estimate}
+
+
+# ----------------------------------------------------------------------------------------------
+# Algorithm 5: the Jacobian norms and g(T, ε) from one softmax per temperature
+
+
+def sensitivity_block(logits, temperatures, epsilons, *, seed: int = 0, mask=None) -> dict[str, np.ndarray]:
+    """Algorithm 5 on a block: ``softmax_jacobian_norms`` and ``finite_difference_sensitivity`` in one pass.
+
+    ``logits [H, C, L]`` (finite; 0 where masked), ``mask [C, L]`` -> ``jacobian_{spectral, frobenius,
+    row, entry} [H, C, n_T]`` and ``g [H, C, n_T, n_ε]``, the references' numbers to float64 rounding:
+    the same random directions ``v`` (drawn at the block's full shape from ``seed``), the base softmax
+    ``softmax(l/T)`` computed once per ``T`` and shared by the four norms and ``g``, and only the keys
+    some row of the block sees (a causal block of early rows reads a prefix of ``L``).
+
+    >>> rng = np.random.default_rng(0)
+    >>> l = rng.normal(size=(2, 3, 5)); m = np.tril(np.ones((3, 5), bool), 2)
+    >>> from theorems.maths.gradient_sensitivity import finite_difference_sensitivity as reference
+    >>> got = sensitivity_block(l * m, [0.5, 2.0], [1e-3, 1.0], seed=4, mask=m)["g"]
+    >>> bool(np.allclose(got, reference(l * m, [0.5, 2.0], [1e-3, 1.0], seed=4, mask=m), rtol=1e-12))
+    True
+    """
+    from theorems.engine.validation import check_logits, check_scale
+    from theorems.maths.gradient_sensitivity import _grid, _norms_at, random_directions
+
+    array = check_logits(np.asarray(logits, dtype=float), allow_object=False)
+    t_grid, e_grid = _grid(temperatures, name="temperatures"), _grid(epsilons, name="epsilons")
+    check_scale(np.abs(array) + float(e_grid.max()), float(t_grid.min()))  # the moved logits l + εv, |v| <= 1
+    valid = check_mask(mask, array.shape, of="the logits", every_row=True)  # [H, C, L]
+    v = random_directions(array.shape, seed=seed, mask=valid)  # the reference's v: drawn before any trimming
+    seen = valid.any(axis=tuple(range(valid.ndim - 1)))  # [L] keys some row sees
+    if not seen.all():  # masked keys add exact zeros to every sum: leave them out
+        array, v, valid = array[..., seen], v[..., seen], valid[..., seen]
+    moved = array[..., None, :] + e_grid[:, None] * v[..., None, :]  # [H, C, n_ε, L']
+    hidden = ~valid
+    norms, g = [], []
+    for t in t_grid:
+        base = _softmax_in_place(np.divide(array, t), hidden)  # [H, C, L'], shared below
+        norms.append(_norms_at(base, float(t)))
+        shifted = _softmax_in_place(np.divide(moved, t), hidden[..., None, :])  # [H, C, n_ε, L']
+        shifted -= base[..., None, :]
+        g.append(np.linalg.norm(shifted, axis=-1) / e_grid)  # [H, C, n_ε]
+    out = {f"jacobian_{key}": np.stack([n[key] for n in norms], axis=-1) for key in norms[0]}
+    out["g"] = np.stack(g, axis=-2)  # [H, C, n_T, n_ε]
+    return out
+
+
+def _softmax_in_place(scaled: np.ndarray, hidden: np.ndarray) -> np.ndarray:
+    """``theorems.maths.gradient._softmax_weights`` on ``scaled = logits / T``, the same operations in place."""
+    np.copyto(scaled, -np.inf, where=hidden)
+    scaled -= np.max(scaled, axis=-1, keepdims=True)  # max is finite: every row has a valid key
+    np.exp(scaled, out=scaled)
+    scaled /= np.sum(scaled, axis=-1, keepdims=True)
+    return scaled

@@ -194,14 +194,19 @@ def check_before_loading(model, *, text, windows: int, offline, tokenizer, optio
 
 
 def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", offline: bool | None = None,
-        tokenizer: str | None = None, progress: bool = True, device: str = "cpu", **options) -> dict:
+        tokenizer: str | None = None, progress: bool = True, device: str = "cpu", cluster: str | None = None,
+        **options) -> dict:
     """Load ``model``, run the algorithms on ``text``, write results.json, the figures and report.md.
 
     Every option is checked before the model loads, and the grids against the model before any forward pass.
+    ``cluster`` (``"local"`` or a Dask scheduler address) runs each algorithm as a task on its workers
+    (:mod:`empirical.cluster`): the same ``results.json``, resumable after an interruption.
     """
+    from empirical.cluster import check_cluster
     from empirical.heads.device import resolve
 
     check_options(text=text, out=out, windows=windows, embeddings=embeddings, **options)
+    check_cluster(cluster)
     resolve(device)  # before the model is loaded
     check_before_loading(model, text=text, windows=windows, offline=offline, tokenizer=tokenizer, options=options)
     out = Path(out)
@@ -215,7 +220,13 @@ def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", 
     began = time.perf_counter()
     finished: dict = {}
     try:
-        results, timings = run_algorithms(setup, partial=finished, **options)
+        if cluster is None:
+            results, timings = run_algorithms(setup, partial=finished, **options)
+        else:
+            from empirical import cluster as engine
+            spec = {"model": model, "text": None if text is None else str(text), "windows": windows,
+                    "embeddings": embeddings, "offline": offline, "tokenizer": tokenizer, "device": device}
+            results, timings = engine.run(cluster=cluster, spec=spec, options=options, out=out, progress=progress)
     except BaseException:
         if finished:  # an hour of work is not thrown away because the last algorithm failed
             (out / "results.partial.json").write_text(json.dumps(_jsonable(finished), indent=1))
@@ -233,6 +244,9 @@ def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", 
     })
     results = _jsonable(results)
     (out / "results.json").write_text(json.dumps(results, indent=1))
+    if cluster is not None:
+        from empirical.cluster import forget
+        forget(out)  # results.json now holds every task
     results["figures"] = draw_all(results, out)
     (out / "report.md").write_text(render(results))
     return results

@@ -44,22 +44,36 @@ class ExtractionMismatch(RuntimeError):
 
 @dataclasses.dataclass(frozen=True)
 class Heads:
-    """Every head of a model on a batch of windows. Shapes: ``B`` windows, ``L`` tokens."""
+    """Every head of some layers of a model on a batch of windows. Shapes: ``B`` windows, ``L`` tokens.
+
+    Only the vectors are stored (``q, k, v`` and the hidden states: linear in ``L``); the ``[L, L]``
+    tables are rebuilt one layer at a time by :meth:`layer_logits` and :meth:`layer_alpha`, so a
+    consumer that walks the layers holds one layer's tables at once. :attr:`logits` and
+    :attr:`alpha` still give every layer at once (``[B, layer, head, L, L]``, built on each access).
+    """
 
     q: torch.Tensor            # [B, layer, head, L, d_head]
     k: torch.Tensor            # [B, layer, head, L, d_head]
     v: torch.Tensor            # [B, layer, head, L, d_head]
-    logits: torch.Tensor       # [B, layer, head, L, L]  scaled q.k + additive mask; -inf where masked
-    alpha: torch.Tensor        # [B, layer, head, L, L]  softmax of logits (0 where masked)
     visible: torch.Tensor      # bool [B, L, L]          True = key visible to the query
     scaling: torch.Tensor      # [layer]                 the factor the model multiplies q.k by
     hidden: torch.Tensor       # [B, layer, L, d_model]  hidden state entering each layer
     attention_error: float     # max |alpha - the model's attentions|
+    bias: torch.Tensor | None = None  # [B, 1 or layer, L, L] the model's additive mask where it is not 0 on visible keys
 
     @property
     def causal(self) -> bool:
         """Whether some query cannot see some key (a causal mask)."""
         return bool((~self.visible).any())
+
+    @property
+    def sizes(self) -> tuple[int, int, int, int]:
+        """``(B, layers, heads, L)``."""
+        return tuple(self.q.shape[:4])
+
+    def embedding_width(self, kind: str = "values") -> int:
+        """The trailing size ``d`` of :meth:`embeddings` (``d_head``, or ``d_model`` for ``"hidden"``)."""
+        return self.layer_embeddings(0, kind).shape[-1]
 
     def embeddings(self, kind: str = "values") -> torch.Tensor:
         """The embeddings ``x_i`` as ``[B, layer, head, L, d]`` (see :data:`EMBEDDINGS`)."""
@@ -72,9 +86,35 @@ class Heads:
             return self.hidden[:, :, None].expand(batch, layers, self.q.shape[2], length, width)
         raise ValueError(f"embeddings={kind!r} must be one of {EMBEDDINGS}")
 
+    def layer_embeddings(self, layer: int, kind: str = "values") -> torch.Tensor:
+        """The embeddings of one layer, ``[B, head, L, d]``."""
+        return self.embeddings(kind)[:, layer]
+
+    def layer_logits(self, layer: int) -> torch.Tensor:
+        """``scaling · q kᵀ + additive mask`` of one layer, ``[B, head, L, L]``, ``-inf`` where masked."""
+        logits = torch.matmul(self.q[:, layer], self.k[:, layer].transpose(-1, -2))  # [B, head, L, L]
+        logits.mul_(self.scaling[layer])
+        if self.bias is not None:
+            logits.add_(self.bias[:, min(layer, self.bias.shape[1] - 1)][:, None])
+        return logits.masked_fill_(~self.visible[:, None], float("-inf"))
+
+    def layer_alpha(self, layer: int) -> torch.Tensor:
+        """``softmax`` of :meth:`layer_logits`: ``[B, head, L, L]``, 0 where masked."""
+        return torch.softmax(self.layer_logits(layer), dim=-1)
+
+    @property
+    def logits(self) -> torch.Tensor:
+        """Every layer's logits ``[B, layer, head, L, L]`` (built on each access: 0.6 GB for GPT-2 at L = 1024)."""
+        return torch.stack([self.layer_logits(layer) for layer in range(self.sizes[1])], dim=1)
+
+    @property
+    def alpha(self) -> torch.Tensor:
+        """Every layer's weights ``[B, layer, head, L, L]`` (built on each access)."""
+        return torch.stack([self.layer_alpha(layer) for layer in range(self.sizes[1])], dim=1)
+
     def finite_logits(self) -> torch.Tensor:
         """The logits with masked entries set to 0, for functions that take a separate ``mask``."""
-        return torch.where(self.visible[:, None, None], self.logits, torch.zeros((), dtype=self.logits.dtype))
+        return torch.where(self.visible[:, None, None], self.logits, torch.zeros((), dtype=self.q.dtype))
 
 
 def _attention_modules(model: torch.nn.Module) -> list:
@@ -88,8 +128,13 @@ def _attention_modules(model: torch.nn.Module) -> list:
 
 
 @contextlib.contextmanager
-def _capture(model: torch.nn.Module, calls: list):
-    """Record the arguments of every eager attention call made inside the block."""
+def _capture(model: torch.nn.Module, calls: list, keep):
+    """Record the arguments of every eager attention call made inside the block.
+
+    ``keep(i)`` says whether the ``i``-th call (layer ``i``) is kept; the model's own weights are
+    compared with the weights recomputed from the call's ``q, k`` and mask as they pass (the largest
+    difference is recorded), then dropped: no layer's ``[L, L]`` table outlives its call.
+    """
     modules = _attention_modules(model)
     if not modules:
         raise NoAttentionError(
@@ -101,8 +146,11 @@ def _capture(model: torch.nn.Module, calls: list):
     def wrapper_for(original):
         def recording(module, query, key, value, attention_mask, *args, scaling=None, **kwargs):
             output, weights = original(module, query, key, value, attention_mask, *args, scaling=scaling, **kwargs)
-            calls.append(dict(query=query, key=key, value=value, mask=attention_mask, weights=weights,
-                              scaling=query.shape[-1] ** -0.5 if scaling is None else float(scaling)))
+            call = dict(query=query, key=key, value=value, mask=attention_mask,
+                        scaling=query.shape[-1] ** -0.5 if scaling is None else float(scaling))
+            kept = keep(len(calls))
+            error = None if weights is None else _weights_error(call, weights) if kept else 0.0
+            calls.append({**call, "error": error} if kept else {"error": error})  # a layer not kept: nothing held
             return output, weights
         return recording
 
@@ -120,11 +168,46 @@ def _per_head(tensor: torch.Tensor, heads: int) -> torch.Tensor:
     return tensor if tensor.shape[1] == heads else tensor.repeat_interleave(heads // tensor.shape[1], dim=1)
 
 
-def extract(loaded: LoadedModel, input_ids: torch.Tensor, *, tolerance: float = TOLERANCE) -> Heads:
-    """Run the model once on ``input_ids`` (``[B, L]`` or ``[L]``) and read every head.
+def _additive(call: dict, batch: int, length: int, dtype) -> torch.Tensor:
+    """The call's mask as an additive ``[B, 1, L, L]`` (0 or a bias where visible, ``-inf``/min where not)."""
+    mask = call["mask"]
+    if mask is None:
+        return torch.zeros((), dtype=dtype).expand(batch, 1, length, length)
+    mask = mask[..., -length:].expand(batch, 1, length, length)
+    if mask.dtype == torch.bool:  # a boolean mask (True = attend) instead of an additive one
+        mask = torch.where(mask, 0.0, float("-inf")).to(dtype)
+    return mask
 
-    Raises :class:`ExtractionMismatch` when the recomputed alpha differs from the model's own
-    attentions by more than ``tolerance`` (an architecture with soft-capping, sinks, ...).
+
+def _weights_error(call: dict, weights: torch.Tensor) -> float:
+    """``max |softmax(scaling · q kᵀ + mask) − weights|`` for one call, with the model's own mask."""
+    query = call["query"]
+    heads, length = query.shape[1], query.shape[2]
+    additive = _additive(call, query.shape[0], length, query.dtype)
+    logits = torch.matmul(query, _per_head(call["key"], heads).transpose(-1, -2)).mul_(call["scaling"]).add_(additive)
+    logits.masked_fill_(~(additive > torch.finfo(query.dtype).min / 2), float("-inf"))
+    return float((torch.softmax(logits, dim=-1) - weights).abs().max())
+
+
+def _layer_range(layers, total: int) -> range:
+    if layers is None:
+        return range(total)
+    if not isinstance(layers, range) or layers.step != 1 or not 0 <= layers.start < layers.stop <= total:
+        raise ValueError(f"layers={layers!r} must be a non-empty range(start, stop) within the model's {total} layers")
+    return layers
+
+
+def extract(loaded: LoadedModel, input_ids: torch.Tensor, *, tolerance: float = TOLERANCE, layers: range | None = None
+            ) -> Heads:
+    """Run the model once on ``input_ids`` (``[B, L]`` or ``[L]``) and read the heads of ``layers`` (default: all).
+
+    Only the vectors of the chosen layers are kept (see :class:`Heads`); the model's attentions are
+    checked layer by layer during the pass and never held together. Raises
+    :class:`ExtractionMismatch` when the recomputed alpha differs from the model's own attentions by
+    more than ``tolerance`` (an architecture with soft-capping, sinks, ...).
+
+    >>> extract(load_model("minilm"), ids, layers=range(2, 4)).sizes    # doctest: +SKIP
+    (1, 2, 12, L)
     """
     if not isinstance(loaded, LoadedModel):
         raise TypeError(f"loaded must be a LoadedModel (from empirical.heads.loading.load_model), not {type(loaded).__name__}")
@@ -134,43 +217,44 @@ def extract(loaded: LoadedModel, input_ids: torch.Tensor, *, tolerance: float = 
         raise ValueError(f"input_ids must be integer token ids of shape [B, L] or [L], got {tuple(ids.shape)} {ids.dtype}")
     if ids.shape[1] > loaded.max_length:
         raise ValueError(f"input_ids has L={ids.shape[1]} tokens; {loaded.name} accepts at most {loaded.max_length}")
+    chosen = _layer_range(layers, loaded.n_layers)
     calls: list[dict] = []
-    with torch.no_grad(), _capture(loaded.model, calls):
-        output = loaded.model(input_ids=ids, output_attentions=True, output_hidden_states=True)
-    attentions = getattr(output, "attentions", None)
-    if not attentions:
-        raise NoAttentionError(f"{loaded.name} returned no attentions with output_attentions=True")
-    if len(calls) != len(attentions):
+    with torch.no_grad(), _capture(loaded.model, calls, keep=chosen.__contains__):
+        output = loaded.model(input_ids=ids, output_hidden_states=True)
+    if any(call["error"] is None for call in calls):
+        raise NoAttentionError(f"{loaded.name} returned no attention weights from its eager attention")
+    if len(calls) != loaded.n_layers:
         raise NoAttentionError(
-            f"{loaded.name}: {len(calls)} eager attention calls were recorded for {len(attentions)} attention "
-            "maps (an attention path that bypasses eager_attention_forward, e.g. GPT-2's "
+            f"{loaded.name}: {len(calls)} eager attention calls were recorded for {loaded.n_layers} layers "
+            "(an attention path that bypasses eager_attention_forward, e.g. GPT-2's "
             "reorder_and_upcast_attn, or cross-attention); add an adapter in empirical/heads/extraction.py")
-    heads = attentions[0].shape[1]
-    length = ids.shape[1]
-    hidden = torch.stack(list(output.hidden_states[:len(calls)]), dim=1)               # [B, layer, L, d_model]
-    q = torch.stack([call["query"] for call in calls], dim=1)                          # [B, layer, head, L, d]
-    k = torch.stack([_per_head(call["key"], heads) for call in calls], dim=1)          # [B, layer, head, L, d]
-    v = torch.stack([_per_head(call["value"], heads) for call in calls], dim=1)        # [B, layer, head, L, d]
-    scaling = torch.tensor([call["scaling"] for call in calls], dtype=q.dtype)          # [layer]
-    additive = torch.stack([torch.zeros((), dtype=q.dtype).expand(ids.shape[0], 1, length, length)
-                            if call["mask"] is None else call["mask"][..., -length:].expand(ids.shape[0], 1, length, length)
-                            for call in calls], dim=1)                                   # [B, layer, 1, L, L]
-    if additive.dtype == torch.bool:  # a boolean mask (True = attend) instead of an additive one
-        additive = torch.where(additive, 0.0, float("-inf")).to(q.dtype)
-    visible_all = additive > torch.finfo(q.dtype).min / 2                                # [B, layer, 1, L, L]
-    visible = visible_all[:, 0, 0]                                                       # [B, L, L]
-    if not bool((visible_all == visible[:, None, None]).all()):
+    kept = calls[chosen.start:chosen.stop]
+    heads = kept[0]["query"].shape[1]
+    batch, length = ids.shape
+    hidden = torch.stack(list(output.hidden_states[chosen.start:chosen.stop]), dim=1)   # [B, layer, L, d_model]
+    q = torch.stack([call["query"] for call in kept], dim=1)                           # [B, layer, head, L, d]
+    k = torch.stack([_per_head(call["key"], heads) for call in kept], dim=1)           # [B, layer, head, L, d]
+    v = torch.stack([_per_head(call["value"], heads) for call in kept], dim=1)         # [B, layer, head, L, d]
+    scaling = torch.tensor([call["scaling"] for call in kept], dtype=q.dtype)           # [layer]
+    additive = [_additive(call, batch, length, q.dtype) for call in kept]               # each [B, 1, L, L]
+    visible = additive[0][:, 0] > torch.finfo(q.dtype).min / 2                          # [B, L, L]
+    if any(not bool((mask[:, 0] > torch.finfo(q.dtype).min / 2).eq(visible).all()) for mask in additive[1:]):
         raise NoAttentionError(f"{loaded.name}: the layers use different masks (sliding windows?); not supported")
-    # in place, layer by layer where it matters: at L = 1024 each [B, layer, head, L, L] array is 0.6 GB
-    logits = torch.matmul(q, k.transpose(-1, -2))                                        # [B, layer, head, L, L]
-    logits.mul_(scaling[None, :, None, None, None]).add_(additive)
-    logits.masked_fill_(~visible[:, None, None], float("-inf"))
-    alpha = torch.softmax(logits, dim=-1)
-    error = max(float((alpha[:, layer] - attention).abs().max()) for layer, attention in enumerate(attentions))
-    del output, attentions, calls
+    bias = _bias(additive, visible)
+    error = max(call["error"] for call in calls)
+    del output, calls, kept
     if not error <= tolerance:
         raise ExtractionMismatch(
             f"{loaded.name}: alpha recomputed from q, k differs from the model's attentions by {error:.3g} > "
             f"{tolerance:g}: this architecture transforms the scores beyond scaling and masking")
-    return Heads(q=q, k=k, v=v, logits=logits, alpha=alpha, visible=visible, scaling=scaling, hidden=hidden,
-                 attention_error=error)
+    return Heads(q=q, k=k, v=v, visible=visible, scaling=scaling, hidden=hidden, attention_error=error, bias=bias)
+
+
+def _bias(additive: list[torch.Tensor], visible: torch.Tensor) -> torch.Tensor | None:
+    """The additive mask on visible keys: ``None`` where it is 0 everywhere (adding 0 changes no bit)."""
+    values = [torch.where(visible[:, None], mask, torch.zeros((), dtype=mask.dtype)) for mask in additive]
+    if all(not bool(value.any()) for value in values):
+        return None
+    if all(torch.equal(value, values[0]) for value in values[1:]):
+        return values[0].contiguous()  # [B, 1, L, L], shared by every layer
+    return torch.cat(values, dim=1)  # [B, layer, L, L]

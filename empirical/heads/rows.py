@@ -64,31 +64,36 @@ def valid_rows(heads: Heads, *, min_keys: int = 1, max_keys: int | None = None, 
 
 def blocks(heads: Heads, index: np.ndarray, *, embeddings: str = "values", width: int | None = None,
            budget: int = BUDGET, normalise: bool = False) -> Iterator[Rows]:
-    """The blocks of rows ``index``, window by window and layer by layer, as float64 numpy arrays.
+    """The blocks of rows ``index``, layer by layer and window by window, as float64 numpy arrays.
 
     ``width`` is the largest trailing size a function creates per (query, key) pair (``d`` by
-    default); ``normalise`` puts every embedding on the unit sphere (Algorithm 4).
+    default); ``normalise`` puts every embedding on the unit sphere (Algorithm 4). One layer's
+    ``[B, H, L, L]`` logits exist at a time (:meth:`Heads.layer_logits`); layers come in order, so a
+    :class:`empirical.heads.stream.HeadStream` extracts each block of layers once per pass.
     """
-    x_all = heads.embeddings(embeddings)  # [B, layer, H, L, d]
-    batch, layers, n_heads, length, dim = x_all.shape
+    batch, layers, n_heads, length = heads.sizes
+    dim = heads.embedding_width(embeddings)
     per_row = n_heads * length * max(width or dim, dim)
     step = max(1, budget // per_row)
-    for window in range(batch):
-        visible = heads.visible[window].numpy()  # [L, L]
-        for layer in range(layers):
-            x = x_all[window, layer].to(torch.float64)  # [H, L, d]
+    for layer in range(layers):
+        layer_logits = heads.layer_logits(layer)  # [B, H, L, L] float32, -inf where masked
+        layer_x = heads.layer_embeddings(layer, embeddings)  # [B, H, L, d]
+        for window in range(batch):
+            visible = heads.visible[window].numpy()  # [L, L]
+            x = layer_x[window].to(torch.float64)  # [H, L, d]
             if normalise:
                 x = x / x.norm(dim=-1, keepdim=True).clamp_min(torch.finfo(torch.float64).tiny)
             x = x.numpy()[:, None]  # [H, 1, L, d]
             for start in range(0, len(index), step):
                 rows = index[start:start + step]
-                logits = heads.logits[window, layer][:, rows].to(torch.float64)  # [H, C, L], -inf where masked
+                logits = layer_logits[window][:, rows].to(torch.float64)  # [H, C, L], -inf where masked
                 # alpha again in float64 from the same logits: the model's float32 weights sum to 1 only
                 # to ~1e-7, enough to fake a violation where a bound is tight (N = L: both sides 0)
                 alpha = torch.softmax(logits, dim=-1).numpy()  # [H, C, L]
                 mask = visible[rows]  # [C, L]
                 logits = torch.where(torch.from_numpy(mask), logits, 0.0).numpy()  # finite: masked keys -> 0
                 yield Rows(window, layer, rows, alpha, logits, x, mask, mask.sum(-1))
+        del layer_logits, layer_x
 
 
 def map_rows(heads: Heads, function: Callable[[Rows], dict[str, np.ndarray]], *, index: np.ndarray | None = None,
@@ -99,7 +104,7 @@ def map_rows(heads: Heads, function: Callable[[Rows], dict[str, np.ndarray]], *,
     ``progress`` is an optional tqdm bar advanced by one per block.
     """
     index = valid_rows(heads) if index is None else np.asarray(index)
-    batch, layers, n_heads = heads.alpha.shape[:3]
+    batch, layers, n_heads = heads.sizes[:3]
     out: dict[str, np.ndarray] = {}
     for rows in blocks(heads, index, embeddings=embeddings, width=width, budget=budget, normalise=normalise):
         result = function(rows)
@@ -118,7 +123,7 @@ def map_rows(heads: Heads, function: Callable[[Rows], dict[str, np.ndarray]], *,
 def count_blocks(heads: Heads, index: np.ndarray, *, embeddings: str = "values", width: int | None = None,
                  budget: int = BUDGET) -> int:
     """How many blocks :func:`map_rows` will evaluate (for a progress bar's total)."""
-    batch, layers, n_heads, length = heads.alpha.shape[:4]
-    dim = heads.embeddings(embeddings).shape[-1]
+    batch, layers, n_heads, length = heads.sizes
+    dim = heads.embedding_width(embeddings)
     step = max(1, budget // (n_heads * length * max(width or dim, dim)))
     return batch * layers * -(-len(index) // step)

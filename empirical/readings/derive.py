@@ -48,14 +48,12 @@ def derive(heads: Heads, reading: Reading, *, projections: torch.Tensor | None =
     if not isinstance(heads, Heads):
         raise TypeError(f"heads must be Heads (from empirical.heads.extraction.extract), not {type(heads).__name__}")
     x = _embeddings(heads, reading.get("x"), projections)
-    q, k, visible, hidden, scaling = heads.q, heads.k, heads.visible, heads.hidden, heads.scaling
-    logits, changed = heads.logits, False
-    if reading.get("logits") == "unscaled":
-        logits = torch.matmul(q, k.transpose(-1, -2)).masked_fill_(~visible[:, None, None], float("-inf"))
-        scaling, changed = torch.ones_like(scaling), True
+    q, k, visible, hidden, scaling, bias = heads.q, heads.k, heads.visible, heads.hidden, heads.scaling, heads.bias
+    if reading.get("logits") == "unscaled":  # the heads rebuild logits as scaling · q kᵀ: scaling 1 is unscaled
+        scaling = torch.ones_like(scaling)
     if reading.get("sink") == "dropped":  # the first token leaves as key and as query; softmax over the rest
-        q, k, x, hidden = q[..., 1:, :], k[..., 1:, :], x[..., 1:, :], hidden[:, :, 1:]
-        logits, visible, changed = logits[..., 1:, 1:], visible[:, 1:, 1:], True
+        q, k, x, hidden, visible = q[..., 1:, :], k[..., 1:, :], x[..., 1:, :], hidden[:, :, 1:], visible[:, 1:, 1:]
+        bias = None if bias is None else bias[..., 1:, 1:]
     rows = None
     if reading.get("queries") == "last":
         rows = torch.tensor([visible.shape[1] - 1])
@@ -64,10 +62,6 @@ def derive(heads: Heads, reading: Reading, *, projections: torch.Tensor | None =
         if not len(rows):
             raise ValueError(f"reading {reading.name!r}: no query row sees half of the {visible.shape[-1]} keys")
     if rows is not None:
-        q, logits, visible = q[..., rows, :], logits[..., rows, :], visible[:, rows]
-    if changed:
-        alpha = torch.softmax(logits, dim=-1)
-    else:
-        alpha = heads.alpha if rows is None else heads.alpha[..., rows, :]
-    return dataclasses.replace(heads, q=q, k=k, v=x, logits=logits, alpha=alpha, visible=visible, scaling=scaling,
-                               hidden=hidden)
+        q, visible = q[..., rows, :], visible[:, rows]
+        bias = None if bias is None else bias[..., rows, :]
+    return dataclasses.replace(heads, q=q, k=k, v=x, visible=visible, scaling=scaling, hidden=hidden, bias=bias)

@@ -1,0 +1,108 @@
+"""`reproduce --cluster local`: two Dask workers give the single-process results.json; a killed worker's task reruns."""
+
+import json
+import math
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+pytest.importorskip("distributed", reason="the cluster extra (distributed) is not installed")
+
+from empirical import cluster, reproduce  # noqa: E402
+
+pytestmark = [pytest.mark.empirical, pytest.mark.slow]
+
+OPTIONS = dict(which=(1, 2, 3, 4, 5), lengths=(8, 16), ns=(1, 3), separability_ns=(1, 2), temperatures=(0.1, 1.0),
+               epsilons=(1e-3, 1.0))
+UNCOMPARED = {"timings", "seconds", "figures"}
+
+
+def _assert_same(got, expected, path=()):
+    """Counts, names and structure exactly; floats to float64 rounding."""
+    if isinstance(expected, dict):
+        assert set(got) == set(expected), path
+        for key in expected:
+            if not (not path and key in UNCOMPARED):
+                _assert_same(got[key], expected[key], path + (key,))
+    elif isinstance(expected, list):
+        assert len(got) == len(expected), path
+        for i, (a, b) in enumerate(zip(got, expected)):
+            _assert_same(a, b, path + (i,))
+    elif isinstance(expected, float) and not isinstance(got, bool) and isinstance(got, (int, float)):
+        assert math.isclose(got, expected, rel_tol=1e-12, abs_tol=1e-300), (path, got, expected)
+    else:
+        assert got == expected, (path, got, expected)
+
+
+@pytest.fixture(scope="module")
+def single(tiny_gpt2_dir, tmp_path_factory):
+    out = tmp_path_factory.mktemp("single")
+    reproduce.run(model=str(tiny_gpt2_dir), text=None, out=out, offline=True, progress=False, **OPTIONS)
+    return json.loads((out / "results.json").read_text())
+
+
+def test_a_local_cluster_of_two_workers_writes_the_single_process_results(tiny_gpt2_dir, tmp_path, single):
+    reproduce.run(model=str(tiny_gpt2_dir), text=None, out=tmp_path, offline=True, progress=False, cluster="local",
+                  **OPTIONS)
+    _assert_same(json.loads((tmp_path / "results.json").read_text()), single)
+    assert not (tmp_path / cluster.TASKS).exists()  # the task records are gone once results.json holds them
+
+
+def _spec(tiny_gpt2_dir):
+    return {"model": str(tiny_gpt2_dir), "text": None, "windows": 1, "embeddings": "values", "offline": True,
+            "tokenizer": None, "device": "cpu"}
+
+
+def test_a_worker_killed_mid_run_has_its_task_rerun_and_the_run_finishes(tiny_gpt2_dir, tmp_path, single):
+    from distributed import Client, LocalCluster
+
+    killed = []
+
+    def kill_a_busy_worker(client):
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not killed:
+            busy = [worker for worker, tasks in client.processing().items() if tasks]
+            if busy:
+                pids = client.run(os.getpid, workers=busy[:1])
+                os.kill(pids[busy[0]], signal.SIGKILL)
+                killed.append(busy[0])
+            time.sleep(0.05)
+
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as local, \
+            Client(local) as client:
+        killer = threading.Thread(target=kill_a_busy_worker, args=(client,), daemon=True)
+        killer.start()
+        results, _ = cluster.run_tasks(client, spec=_spec(tiny_gpt2_dir), options=OPTIONS, out=tmp_path)
+        killer.join(timeout=5)
+    assert killed, "no worker was killed: the test did not test anything"
+    for key, value in results.items():
+        _assert_same(reproduce._jsonable(value), single[key], (key,))
+
+
+def test_a_rerun_reads_the_finished_tasks_back_and_recomputes_the_others(tiny_gpt2_dir, tmp_path):
+    from distributed import Client, LocalCluster
+
+    options = dict(OPTIONS, which=(1, 5))
+    identity = json.loads(json.dumps(reproduce._jsonable({"spec": _spec(tiny_gpt2_dir),
+                                                          "options": {k: v for k, v in options.items() if k != "which"}})))
+    records = tmp_path / cluster.TASKS
+    records.mkdir()
+    marker = {"results": {"distance_vs_length": "read back"}, "timings": {"Alg. 1": 0.0}}
+    (records / "alg1.json").write_text(json.dumps({"identity": identity, "answer": marker}))
+    stale = {"results": {"sensitivity": "stale"}, "timings": {}}
+    (records / "alg5.json").write_text(json.dumps({"identity": {"other": "options"}, "answer": stale}))
+    with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as local, \
+            Client(local) as client:
+        results, _ = cluster.run_tasks(client, spec=_spec(tiny_gpt2_dir), options=options, out=tmp_path)
+    assert results["distance_vs_length"] == "read back"  # not recomputed
+    assert isinstance(results["sensitivity"], dict) and results["sensitivity"]["algorithm"] == 5  # the stale one was
+    assert json.loads((records / "alg5.json").read_text())["identity"] == identity
+
+
+@pytest.mark.parametrize("address", ["", "no-port", "tcp://host :1"])
+def test_a_bad_cluster_address_is_named_before_the_model_loads(tmp_path, address):
+    with pytest.raises(ValueError, match="--cluster="):
+        reproduce.run(model="no/such-model", text=None, out=tmp_path, cluster=address)

@@ -223,12 +223,18 @@ def _reduce_axes(ufunc, array, axis=0, keepdims=False, **kwargs):
     return result
 
 
-def _wrap(result):
+def wrap_object_arrays(result, array_type: type):
+    """``result`` with every plain object array in it viewed as ``array_type`` (a numpy subclass whose
+    ``__array_ufunc__`` keeps the results of numpy's functions in that arithmetic)."""
     if isinstance(result, tuple):
-        return tuple(_wrap(r) for r in result)
-    if isinstance(result, np.ndarray) and result.dtype == object and not isinstance(result, BallArray):
-        return result.view(BallArray)
+        return tuple(wrap_object_arrays(r, array_type) for r in result)
+    if isinstance(result, np.ndarray) and result.dtype == object and not isinstance(result, array_type):
+        return result.view(array_type)
     return result
+
+
+def _wrap(result):
+    return wrap_object_arrays(result, BallArray)
 
 
 def _no_ball_form(name: str):

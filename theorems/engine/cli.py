@@ -39,14 +39,14 @@ def _parser() -> argparse.ArgumentParser:
             sub.add_argument("--prove", action="store_true",
                              help="also prove, by branch-and-bound in balls, every statement found to hold that declares "
                                   "a proof domain (exit 1 if a proof is refuted)")
-            sub.add_argument("--prove-seconds", type=_positive, default=60,
+            sub.add_argument("--prove-seconds", type=_seconds, default=60,
                              help="time limit of each proof in seconds (default: %(default)s)")
         else:
             sub.add_argument("--out", type=Path, default=Path("docs/verdicts.md"), help="ledger path (default: %(default)s)")
             sub.add_argument("--readme", type=Path, default=Path("README.md"), help="README whose verdict table to refresh")
             sub.add_argument("--details", type=Path, default=ledger.DETAILS,
                              help="the detailed ledger, with this machine's witnesses, untracked (default: %(default)s)")
-        sub.add_argument("--max-examples", type=_positive, default=None,
+        sub.add_argument("--max-examples", type=_examples, default=None,
                          help="examples per search (default: each statement's own budget)")
         sub.add_argument("--seed", type=_seed, default=0, help="search seed, for reproducible verdicts (default: 0)")
         sub.add_argument("--profile", choices=tuple(profiles.PROFILES), default="ci",
@@ -54,28 +54,31 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
-    if value > MAX_EXAMPLES:
-        raise argparse.ArgumentTypeError(
-            f"{text} examples per search cannot finish (at 100–3000 examples/s that is hours to years); "
-            f"use at most {MAX_EXAMPLES}, and several --seed values for a wider search")
-    return value
+def _integer_argument(*, minimum: int, maximum: int | None = None, beyond: str = ""):
+    """An argparse ``type``: an integer at least ``minimum`` (1: positive, 0: non-negative) and at most
+    ``maximum``, past which the error says ``beyond``."""
+    kind = "positive" if minimum == 1 else "non-negative"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be a {kind} integer, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be a {kind} integer, got {text}")
+        if maximum is not None and value > maximum:
+            raise argparse.ArgumentTypeError(f"{text} {beyond}")
+        return value
+
+    return parse
 
 
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text}")
-    return value
+_examples = _integer_argument(
+    minimum=1, maximum=MAX_EXAMPLES,
+    beyond=f"examples per search cannot finish (at 100–3000 examples/s that is hours to years); use at most "
+           f"{MAX_EXAMPLES}, and several --seed values for a wider search")
+_seconds = _integer_argument(minimum=1)
+_seed = _integer_argument(minimum=0)
 
 
 def _progress(statement_id: str):

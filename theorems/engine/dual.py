@@ -32,6 +32,7 @@ from typing import Any
 import flint
 import numpy as np
 
+from theorems.engine.ballarray import wrap_object_arrays
 from theorems.engine.precision import Ball, Undecided, START_BITS, _bits
 
 _RADII: list[tuple] = []
@@ -280,11 +281,7 @@ class DualArray(np.ndarray):
 
 
 def _wrap(result):
-    if isinstance(result, tuple):
-        return tuple(_wrap(r) for r in result)
-    if isinstance(result, np.ndarray) and result.dtype == object and not isinstance(result, DualArray):
-        return result.view(DualArray)
-    return result
+    return wrap_object_arrays(result, DualArray)
 
 
 _SOUND = {np.maximum: np.frompyfunc(maximum, 2, 1), np.minimum: np.frompyfunc(minimum, 2, 1)}

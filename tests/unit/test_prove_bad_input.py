@@ -7,7 +7,7 @@ from theorems import STATEMENTS
 from theorems.engine.proof import prove
 
 LEMMA = STATEMENTS["lemma1.upper"]
-SPECTRAL = STATEMENTS["corollary3.spectral.corrected"]
+MOTIVATING = STATEMENTS["corollary3.motivating.corrected"]  # declares no domain; picks its pair by a float64 argsort
 
 
 @pytest.mark.parametrize("kwargs, error, match", [
@@ -36,12 +36,12 @@ def test_bad_domains_are_rejected(domain, match):
 
 def test_a_statement_without_a_default_domain_needs_one():
     with pytest.raises(ValueError, match="domain is required"):
-        prove(SPECTRAL)
+        prove(MOTIVATING)
 
 
 def test_a_side_without_a_dual_form_is_undecided_not_proved():
-    proof = prove(SPECTRAL, {"gaps": [(0.0, 1.0)], "T": 1.0}, max_seconds=5)
-    assert proof.status == "undecided" and "spectral_norm" in proof.detail
+    proof = prove(MOTIVATING, {"logits": [(-1.0, 1.0), (0.0, 0.0)], "T": 1.0, "eps": 0.5}, max_seconds=5)
+    assert proof.status == "undecided" and "no ball form on a box" in proof.detail
 
 
 def test_not_a_statement():

@@ -3,6 +3,7 @@ domain, the dual's value ball must meet the arb ball of the side at random point
 gradient must enclose the slope between two such points (mean-value theorem). A side whose enclosure is made too
 narrow must fail this check: the test has teeth."""
 
+import flint
 import numpy as np
 import pytest
 
@@ -12,7 +13,7 @@ from theorems.engine.boxes import Domain, dual_instance
 from theorems.engine.precision import ARB, F64, Undecided, balls
 
 IDS = ["lemma1.upper", "corollary1.max-key.lower", "corollary3.frobenius.corrected",
-       "corollary3.finite-difference.corrected"]
+       "corollary3.spectral.corrected", "corollary3.finite-difference.corrected"]
 
 
 def _side_at(statement, domain, point, side):
@@ -61,3 +62,54 @@ def test_a_too_narrow_exp_is_caught(monkeypatch):
     monkeypatch.setattr(dual.DUAL, "exp", np.frompyfunc(narrow, 1, 1))
     with pytest.raises(AssertionError, match="outside"):
         _check_enclosures(STATEMENTS["corollary3.frobenius.corrected"])
+
+
+def _matrix(x, y):
+    """A symmetric 3×3 matrix of two coordinates with no rank-one shortcut (the softmax Jacobian at L = 2 has one)."""
+    return [[x * y, x - y, 1], [x - y, y * y, x], [1, x, -x * x]]
+
+
+def _check_spectral_norm(spectral_norm, *, boxes=20, seed=0):
+    """``spectral_norm`` of duals on random boxes against float64 SVDs at two points of each box: the value at
+    each point inside the value ball, the slope between them inside the gradient's (to rounding, 1e-12)."""
+    rng = np.random.default_rng(seed)
+    for _ in range(boxes):
+        a, b = rng.uniform(-2, 2, 2), rng.uniform(-2, 2, 2)
+        lows, highs = np.minimum(a, b), np.maximum(a, b)
+        intervals = [(flint.arb((lo + hi) / 2), flint.arb((hi - lo) / 2)) for lo, hi in zip(lows, highs)]
+        with ARB.precision(128), dual.on_box(intervals) as (x, y):
+            enclosed = spectral_norm(np.array(_matrix(x, y), dtype=object))
+        p, q = rng.uniform(lows, highs), rng.uniform(lows, highs)
+        at_p, at_q = (np.linalg.norm(np.array(_matrix(*point), dtype=float), 2) for point in (p, q))
+        for value in (at_p, at_q):
+            assert enclosed.value.lower() - 1e-12 <= value <= enclosed.value.upper() + 1e-12, \
+                f"spectral norm {value} outside {enclosed.value}"
+        slope = sum((g * float(d) for g, d in zip(enclosed.gradient, q - p)), 0 * enclosed.value)
+        assert slope.lower() - 1e-12 <= at_q - at_p <= slope.upper() + 1e-12, f"slope {at_q - at_p} outside {slope}"
+
+
+def test_dual_spectral_norm_encloses_float64_svds_of_a_full_rank_matrix():
+    _check_spectral_norm(dual.spectral_norm)
+
+
+@pytest.mark.parametrize("part", ["value", "gradient"])
+def test_a_too_narrow_spectral_norm_is_caught(part):
+    def narrow(matrix):
+        wide = dual.spectral_norm(matrix)
+        if part == "value":
+            wide.value = wide.centre  # the centre's norm claimed for the whole box: unsound
+        else:
+            wide.gradient = tuple(g / 4 for g in wide.gradient)  # a quarter of the Lipschitz bound: unsound
+        return wide
+    with pytest.raises(AssertionError, match="outside"):
+        _check_spectral_norm(narrow)
+
+
+def test_a_too_narrow_spectral_norm_is_caught_on_the_statement(monkeypatch):
+    def narrow(matrix):
+        wide = dual.spectral_norm(matrix)
+        wide.value = wide.centre
+        return wide
+    monkeypatch.setattr(dual.DUAL, "spectral_norm", narrow)
+    with pytest.raises(AssertionError, match="outside"):
+        _check_enclosures(STATEMENTS["corollary3.spectral.corrected"])

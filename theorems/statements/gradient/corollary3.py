@@ -174,7 +174,7 @@ def _reading_statements(reading: str) -> tuple[Statement, Statement]:
         id=f"corollary3.{reading}.corrected", title=f"Softmax Jacobian bounded by {sup_text} ({reading}, tight)",
         reading=f"{name}; the exact supremum over logits, attained at L = 2 with equal logits",
         formula=f"{name} ≤ {sup_text}", rhs=sup, expected="holds", reason=proof, source="R", **common,
-        parameters=_gaps, prove=None if reading == "spectral" else PROVE,  # spectral_norm: no forward-mode form
+        parameters=_gaps, prove=PROVE,
     )
     return paper, corrected
 

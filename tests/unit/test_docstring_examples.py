@@ -7,7 +7,7 @@ import pytest
 
 MODULES = ["theorems.engine.precision", "theorems.engine.validation", "theorems.maths.batches", "theorems.maths.normalisers", "theorems.engine.statement",
            "theorems.engine.search", "theorems", "strategies", "strategies.logits", "strategies.temperatures",
-           "strategies.spherical", "strategies.sizes", "strategies.normalisers", "theorems.maths.secular",
+           "strategies.spherical", "strategies.sizes", "strategies.normalisers", "theorems.maths.secular", "theorems.maths.spherical",
            "theorems.engine.hypothesis_internals", "theorems.maths.gradient",
            "theorems.engine.proof", "theorems.engine.boxes", "theorems.engine.dual"]
 

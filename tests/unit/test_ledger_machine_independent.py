@@ -10,7 +10,7 @@ from hypothesis import settings
 
 from theorems import STATEMENTS
 from theorems.engine import ledger, precision, profiles
-from theorems.statements.proofs import gate_all
+from theorems.statements.proofs import gate_all, ledger_section
 
 ROOT = Path(__file__).resolve().parents[2]
 IDS = ["corollary1.max-key.upper", "corollary1.own-key.upper"]  # a tight bound whose witness moves; a refuted one
@@ -19,7 +19,9 @@ IDS = ["corollary1.max-key.upper", "corollary1.own-key.upper"]  # a tight bound 
 def _render(ids, *, max_examples=None):
     entries = ledger.collect([STATEMENTS[i] for i in ids], max_examples=max_examples, seed=0)
     proofs = gate_all(ids, max_examples=max_examples, seed=0)
-    return entries, {detail: ledger.render(entries, seed=0, max_examples=max_examples, detail=detail, proofs=proofs)
+    return entries, {detail: ledger.render(entries, seed=0, max_examples=max_examples, detail=detail,
+                                           proof_section=ledger_section(ids, seed=0, max_examples=max_examples,
+                                                                        detail=detail, reports=proofs))
                      for detail in (False, True)}
 
 

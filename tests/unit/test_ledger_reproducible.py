@@ -4,6 +4,7 @@ import dataclasses
 
 from theorems import STATEMENTS
 from theorems.engine import ledger
+from theorems.statements.proofs import ledger_section
 
 
 def _render(slowdown: float) -> str:
@@ -12,7 +13,8 @@ def _render(slowdown: float) -> str:
     for entry in entries:  # the same searches, as a slower machine would have timed them
         report = dataclasses.replace(entry.verdict.report, seconds=entry.verdict.report.seconds * slowdown)
         object.__setattr__(entry.verdict, "report", report)
-    return ledger.render(entries, seed=0, max_examples=30)
+    proof_section = ledger_section([e.statement.id for e in entries], seed=0, max_examples=30, detail=False)
+    return ledger.render(entries, seed=0, max_examples=30, proof_section=proof_section)
 
 
 def test_same_seed_same_ledger_on_a_slower_machine():

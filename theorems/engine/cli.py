@@ -143,13 +143,16 @@ def _ledger(args, parser) -> int:
     entries = ledger.collect(STATEMENTS.values(), max_examples=args.max_examples, seed=args.seed,
                              progress=lambda sid: print(f"checking {sid} ...", file=sys.stderr, flush=True),
                              search_progress=_progress)
-    from theorems.statements.proofs import gate_all
+    from theorems.statements.proofs import gate_all, ledger_section  # the statements' floor: loaded when asked
 
-    proofs = gate_all([e.statement.id for e in entries], max_examples=args.max_examples, seed=args.seed)
+    ids = [e.statement.id for e in entries]
+    proofs = gate_all(ids, max_examples=args.max_examples, seed=args.seed)  # gated once for both renderings
     for path, detail in ((args.out, False), (args.details, True)):
         path.parent.mkdir(parents=True, exist_ok=True)
+        proof_section = ledger_section(ids, seed=args.seed, max_examples=args.max_examples, detail=detail,
+                                       reports=proofs)
         path.write_text(ledger.render(entries, seed=args.seed, max_examples=args.max_examples, detail=detail,
-                                      proofs=proofs), encoding="utf-8")
+                                      proof_section=proof_section), encoding="utf-8")
     (args.out.parent / "catalogue.md").write_text(ledger.catalogue(STATEMENTS.values()), encoding="utf-8")
     refreshed = ledger.refresh_readme(args.readme, entries)
     mismatches = [e.statement.id for e in entries if not e.verdict.matches]

@@ -182,15 +182,11 @@ def section(entry: Entry, *, detail: bool = False) -> str:
     return "\n".join(lines)
 
 
-def render(entries: list[Entry], *, seed: int, max_examples: int | None, detail: bool = False,
-           proofs: dict | None = None) -> str:
-    """The ledger's Markdown: tracked (``detail=False``) or detailed; ``proofs``: the proofs already gated
-    (:func:`theorems.statements.proofs.gate_all`), so that both renderings come from one run."""
-    from theorems.statements.proofs import gate_all, ledger_section  # each proof step by step (issue 13)
-
-    ids = [e.statement.id for e in entries]
-    if proofs is None:
-        proofs = gate_all(ids, max_examples=max_examples, seed=seed)
+def render(entries: list[Entry], *, seed: int, max_examples: int | None, proof_section: str,
+           detail: bool = False) -> str:
+    """The ledger's Markdown: tracked (``detail=False``) or detailed. ``proof_section``: the proofs step by step,
+    rendered by the caller (:func:`theorems.statements.proofs.ledger_section` with the same ``detail``): the
+    engine does not import the statements, the CLI above both passes them."""
     budget = "each statement’s own" if max_examples is None else max_examples
     provenance = (f"seed {seed}, {budget} examples, Hypothesis {hypothesis.__version__}, numpy {np.__version__}; "
                   "the witnesses, ratios and counts below move with the machine (numpy's vectorised exp/log differ by "
@@ -210,9 +206,7 @@ def render(entries: list[Entry], *, seed: int, max_examples: int | None, detail:
                "as inconclusive (`docs/soundness.md`). Tightness is the largest ratio lhs/rhs (rhs/lhs for ≥) "
               f"the search met, in float64; tight means at least {_TIGHT:g}.", "",
               table(entries, detail=detail), ""]
-    accounts = ledger_section(ids, seed=seed, max_examples=max_examples, detail=detail,
-                              reports={sid: r for sid, r in proofs.items() if sid in ids})
-    return "\n".join(header + [section(e, detail=detail) + "\n" for e in entries] + [accounts])
+    return "\n".join(header + [section(e, detail=detail) + "\n" for e in entries] + [proof_section])
 
 
 def catalogue(statements: Iterable[Statement]) -> str:

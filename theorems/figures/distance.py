@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from strategies.spherical import uniform_sphere
+from theorems.maths.spherical import uniform_sphere
 from theorems.maths.distance import distance, expected_distance, fixed_bound, random_main_sum
 from theorems.engine.validation import (check_array, check_choice, check_integer, check_number, check_output_path,
                                  check_positive, check_seed, check_work, cli_integer)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from strategies.spherical import min_pairwise_distances
+from theorems.maths.spherical import min_pairwise_distances
 from theorems.maths.separability_sampling import sample_configurations
 from theorems.maths.separability import (default_radius, separability_lower_bound, separability_upper_bound,
                                    separable_count)

@@ -27,11 +27,7 @@ from theorems.maths.gradient import _as_numpy, _back, _softmax_weights
 from theorems.engine.validation import (check_array, check_integer, check_logits, check_mask,
                                  check_positive, check_scale, check_seed, check_shape, check_temperatures,
                                  check_weights, check_work)
-from theorems.maths.secular import largest_eigenvalue as secular_largest_eigenvalue
-
-BISECTION_STEPS = 64
-"""Geometric bisection steps for :func:`largest_eigenvalue`: relative accuracy ``ln(a_1/a_2)·2^-64``
-(below 1e-16 unless ``a_2/a_1 < 1e-300``), checked against mpmath in the tests."""
+from theorems.maths import secular
 
 DIRECTION_SALT = 0x5E
 """Salt of the random directions' seed stream (see :func:`random_directions`)."""
@@ -66,24 +62,7 @@ def largest_eigenvalue(alpha: np.ndarray) -> np.ndarray:
     ``alpha`` must lie on the simplex (:func:`theorems.engine.validation.check_weights`): the secular
     equation above uses ``Σ α_k = 1``, and any other vector would get a wrong eigenvalue.
     """
-    return _largest_eigenvalue(check_weights(_as_numpy(alpha)[0], opt_out=False))
-
-
-def _largest_eigenvalue(alpha: np.ndarray) -> np.ndarray:
-    """:func:`largest_eigenvalue` of weights already checked (the loop over temperatures calls this)."""
-    if alpha.shape[-1] < 2:
-        return np.zeros(alpha.shape[:-1])
-    top = -np.partition(-alpha, 1, axis=-1)[..., :2]  # [..., 2]: the two largest weights
-    low, high = top[..., 1:2].copy(), top[..., 0:1].copy()  # [..., 1]
-    zero = low[..., 0] == 0
-    low = np.where(low > 0, low, high)  # rows with a_2 = 0 are answered by `zero` below
-    for _ in range(BISECTION_STEPS):
-        middle = np.clip(np.sqrt(low) * np.sqrt(high), low, high)  # geometric: relative accuracy
-        with np.errstate(divide="ignore", invalid="ignore"):
-            secular = np.sum(alpha / (alpha - middle), axis=-1, keepdims=True)  # [..., 1]; α_k = 0 adds 0
-        right = ~(secular >= 0)  # the root lies right of middle (also when middle hits a weight: nan/inf)
-        low, high = np.where(right, middle, low), np.where(right, high, middle)
-    return np.where(zero, 0.0, np.clip(np.sqrt(low) * np.sqrt(high), low, high)[..., 0])
+    return secular.bisection(check_weights(_as_numpy(alpha)[0], opt_out=False))
 
 
 def _norms_at(alpha: np.ndarray, temperature: float) -> dict[str, np.ndarray]:
@@ -110,7 +89,7 @@ def _norms_at(alpha: np.ndarray, temperature: float) -> dict[str, np.ndarray]:
     biggest = np.max(rows, axis=-1, keepdims=True)
     frobenius = biggest[..., 0] * np.sqrt(np.sum((rows / np.where(biggest > 0, biggest, 1.0)) ** 2, axis=-1))
     return {
-        "spectral": secular_largest_eigenvalue(alpha) / temperature,  # the fast solver; largest_eigenvalue is its reference
+        "spectral": secular.newton(alpha) / temperature,  # the fast solver; largest_eigenvalue is its reference
         "frobenius": frobenius / temperature,
         "row": np.max(rows, axis=-1) / temperature,
         "entry": entry / temperature,

@@ -1,7 +1,9 @@
-"""The largest eigenvalue of ``diag α − ααᵀ`` by a safeguarded Newton iteration on the secular equation.
+"""The largest eigenvalue of ``diag α − ααᵀ`` on the secular equation, two ways: :func:`bisection` (64 geometric
+steps, the reference, behind the checked public :func:`theorems.maths.gradient_sensitivity.largest_eigenvalue`)
+and :func:`newton`, a safeguarded Newton iteration (the fast solver of the spectral norms).
 
-Same root as :func:`theorems.maths.gradient_sensitivity.largest_eigenvalue` (a 64-step geometric bisection, the
-reference; agreement to float64 rounding is tested in ``tests/unit/test_secular.py``) in a few passes
+:func:`newton` finds the same root as :func:`bisection` (agreement to float64 rounding is tested in
+``tests/unit/test_secular.py``) in a few passes
 over ``α``: for ``α`` summing to one, ``λ ∈ [a_2, a_1]`` (the two largest weights) solves
 ``f(λ) = Σ_k α_k/(α_k − λ) = 0``, ``f`` increasing there with poles at both ends. Newton runs on the
 pole-free ``F(λ) = (a_1 − λ)(λ − a_2)·f(λ)`` (same sign, smooth on the bracket, so it converges
@@ -11,9 +13,9 @@ geometric midpoint. A row stops when its step is below four ulps of ``λ``; conv
 working set.
 
 >>> import numpy as np
->>> float(largest_eigenvalue(np.array([0.5, 0.5, 0.0])))
+>>> float(newton(np.array([0.5, 0.5, 0.0])))
 0.5
->>> round(float(largest_eigenvalue(np.array([0.7, 0.2, 0.1]))), 12)
+>>> round(float(newton(np.array([0.7, 0.2, 0.1]))), 12)
 0.334403065089
 """
 
@@ -21,6 +23,9 @@ from __future__ import annotations
 
 import numpy as np
 
+BISECTION_STEPS = 64
+"""Geometric bisection steps of :func:`bisection`: relative accuracy ``ln(a_1/a_2)·2^-64``
+(below 1e-16 unless ``a_2/a_1 < 1e-300``), checked against mpmath in the tests."""
 MAX_STEPS = 128
 """Newton-or-bisection steps at most (the geometric bisection alone needs about 64)."""
 TINY = 1e-250
@@ -29,7 +34,26 @@ TOLERANCE = 4 * np.finfo(float).eps
 """Relative step (or bracket width) at which a row stops."""
 
 
-def largest_eigenvalue(alpha: np.ndarray) -> np.ndarray:
+def bisection(alpha: np.ndarray) -> np.ndarray:
+    """``λ_max(diag α − ααᵀ)`` for weights ``α [..., L]`` already checked to sum to one (zeros allowed): ``[...]``,
+    by geometric bisection on the secular equation (see
+    :func:`theorems.maths.gradient_sensitivity.largest_eigenvalue`, which checks the weights first)."""
+    if alpha.shape[-1] < 2:
+        return np.zeros(alpha.shape[:-1])
+    top = -np.partition(-alpha, 1, axis=-1)[..., :2]  # [..., 2]: the two largest weights
+    low, high = top[..., 1:2].copy(), top[..., 0:1].copy()  # [..., 1]
+    zero = low[..., 0] == 0
+    low = np.where(low > 0, low, high)  # rows with a_2 = 0 are answered by `zero` below
+    for _ in range(BISECTION_STEPS):
+        middle = np.clip(np.sqrt(low) * np.sqrt(high), low, high)  # geometric: relative accuracy
+        with np.errstate(divide="ignore", invalid="ignore"):
+            secular = np.sum(alpha / (alpha - middle), axis=-1, keepdims=True)  # [..., 1]; α_k = 0 adds 0
+        right = ~(secular >= 0)  # the root lies right of middle (also when middle hits a weight: nan/inf)
+        low, high = np.where(right, middle, low), np.where(right, high, middle)
+    return np.where(zero, 0.0, np.clip(np.sqrt(low) * np.sqrt(high), low, high)[..., 0])
+
+
+def newton(alpha: np.ndarray) -> np.ndarray:
     """``λ_max(diag α − ααᵀ)`` for weights ``α [..., L]`` summing to one (zeros allowed): ``[...]``."""
     alpha = np.asarray(alpha, dtype=float)
     batch = alpha.shape[:-1]
@@ -41,7 +65,6 @@ def largest_eigenvalue(alpha: np.ndarray) -> np.ndarray:
     out = np.where(low == 0, 0.0, low)  # a_2 = 0: λ = 0; a_1 = a_2: λ = a_2 exactly
     tiny = (low > 0) & (low < TINY) & (low < high)
     if tiny.any():  # near-subnormal a_2: Newton's products lose the digits; the reference's bisection keeps them
-        from theorems.maths.gradient_sensitivity import largest_eigenvalue as bisection
         out[tiny] = bisection(flat[tiny])
     active = np.flatnonzero((low >= TINY) & (low < high))
     low, high = low[active], high[active]

@@ -1,6 +1,6 @@
 """A seeded sampler of Assumptions 1–2: i.i.d. uniform points on ``S^{d−1}(M)``, at least ``δ`` apart.
 
-Assumption 1 is drawn by :func:`strategies.spherical.uniform_sphere` (Gaussian, normalised);
+Assumption 1 is drawn by :func:`theorems.maths.spherical.uniform_sphere` (Gaussian, normalised);
 Assumption 2 by rejection: whole configurations are drawn in batches ``[B, L, d]`` and the ones
 whose minimum pairwise distance is below ``δ`` are discarded, so the accepted configurations are
 exactly Assumption 1 conditioned on Assumption 2. The acceptance rate is reported: it is the
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from strategies.spherical import min_pairwise_distances, uniform_sphere
+from theorems.maths.spherical import min_pairwise_distances, uniform_sphere
 from theorems.engine.validation import check_choice, check_integer, check_number, check_positive, check_seed, check_work
 
 LAWS = ("uniform", "clustered", "antithetic")

@@ -188,6 +188,12 @@ def norm(x, ord=None, axis=None, keepdims=False):
     return result[()] if result.ndim == 0 else result
 
 
-FUNCTIONS = {np.linalg.norm: norm, np.linalg.eigvalsh: eigvalsh, np.linalg.eigvals: eigvals, np.linalg.det: det,
-             np.linalg.inv: inv, np.linalg.solve: solve}
+def _numpys(function):
+    """numpy's own function, also when :mod:`theorems.engine.ballarray` has already wrapped it (the import order
+    ``ball_linalg`` → ``precision`` → ``ballarray`` installs the wrappers before this module is done)."""
+    return function.__wrapped__ if hasattr(function, "__ball_form__") else function
+
+
+FUNCTIONS = {_numpys(np.linalg.norm): norm, _numpys(np.linalg.eigvalsh): eigvalsh, _numpys(np.linalg.eigvals): eigvals,
+             _numpys(np.linalg.det): det, _numpys(np.linalg.inv): inv, _numpys(np.linalg.solve): solve}
 """The ``np.linalg`` functions with a ball form, keyed by numpy's function."""

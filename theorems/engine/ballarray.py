@@ -248,13 +248,23 @@ def _install_linalg_forms() -> None:
     """``np.linalg`` on a plain object array of balls (``np.array([[a, b], [b, a]])`` is not a :class:`BallArray`,
     so NEP 18 does not reach it) would convert exact balls to floats and compute in float64: on balls, every
     ``np.linalg`` function goes to its ball form or raises :class:`NoBallForm`; other calls are unchanged."""
-    forms = {function.__name__: form for function, form in ball_linalg.FUNCTIONS.items()}
     for name in dir(np.linalg):
         original = getattr(np.linalg, name)
         if name.startswith("_") or not callable(original) or isinstance(original, type) or hasattr(
                 original, "__ball_form__"):
             continue
-        setattr(np.linalg, name, _ball_aware(original, forms.get(name) or _no_ball_form(f"np.linalg.{name}")))
+        setattr(np.linalg, name, _ball_aware(original, _linalg_form(original)))
+
+
+def _linalg_form(original):
+    """The ball form of one ``np.linalg`` function, looked up when called: :mod:`ball_linalg` may still be loading
+    when this module installs the wrappers (it imports :mod:`precision`, which imports this module)."""
+
+    def form(*args, **kwargs):
+        found = ball_linalg.FUNCTIONS.get(original) or _no_ball_form(f"np.linalg.{original.__name__}")
+        return found(*args, **kwargs)
+
+    return form
 
 
 _install_scipy_forms()

@@ -8,7 +8,8 @@ array entries, so an ``L = 1024`` GPT-2 layer never materialises ``[H, L, L, d]`
 run over windows, layers and blocks of rows, never over single tokens.
 
 >>> out = map_rows(heads, lambda rows: {"mass": rows.alpha.sum(-1)})   # doctest: +SKIP
->>> out.values["mass"].shape                                            # [B, layer, head, R]
+>>> out.values["mass"].shape                                            # doctest: +SKIP
+(B, layers, heads, R)
 """
 
 from __future__ import annotations

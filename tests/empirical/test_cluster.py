@@ -9,9 +9,7 @@ import time
 
 import pytest
 
-pytest.importorskip("distributed", reason="the cluster extra (distributed) is not installed")
-
-from empirical import cluster, reproduce  # noqa: E402
+from empirical import cluster, reproduce
 
 pytestmark = [pytest.mark.empirical, pytest.mark.slow]
 

@@ -4,6 +4,8 @@ import json
 
 import pytest
 
+from drawn_figures import assert_drawn
+
 from empirical.__main__ import main
 from empirical_paths import WAR_AND_PEACE, needs_shared
 
@@ -25,7 +27,7 @@ def test_reproduce_writes_results_five_figures_and_the_report(run):
     code, out, results = run
     assert code == 0
     for name in FIGURES:
-        assert (out / f"{name}.png").stat().st_size > 10_000
+        assert_drawn(out / f"{name}.png")
     report = (out / "report.md").read_text()
     assert "0.06·L" in report and "0.70–0.85" in report and "1/T" in report
     assert results["model"]["heads"] == 12 and results["model"]["causal"] is False

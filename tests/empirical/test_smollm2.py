@@ -7,7 +7,7 @@ from empirical import algorithms
 from empirical.algorithms import Setup
 from empirical_paths import WAR_AND_PEACE, needs_shared
 
-pytestmark = [pytest.mark.empirical, needs_shared()]
+pytestmark = [pytest.mark.empirical, pytest.mark.slow, needs_shared()]  # loads SmolLM2 from its GGUF file
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,7 @@
 """The Fig. 3 experiment on Assumption 1 embeddings: runs small, shows the N = 1 refutation, writes a PNG."""
 
+from drawn_figures import assert_drawn
+
 from theorems.figures.separability import measure, plot
 
 
@@ -11,4 +13,4 @@ def test_small_run_reproduces_the_n1_refutation_and_plots(tmp_path):
         assert first["n"] == 1 and first["fraction"] == 1.0 and first["upper_2M2"] < 1.0
         assert all(0.0 <= row["fraction"] <= 1.0 for row in table)
     out = plot(results, tmp_path / "fig3.png")
-    assert out.stat().st_size > 10_000
+    assert_drawn(out, size_inches=(11, 4.8))  # theorems.figures.separability's figsize, at 130 dpi

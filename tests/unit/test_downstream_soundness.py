@@ -16,6 +16,9 @@ BOUNDS = Path(downstream_bounds.__file__)
 NAMES = sorted(name for name, value in vars(downstream_bounds).items() if isinstance(value, Statement))
 
 
+pytestmark = pytest.mark.slow  # one pytest run of a downstream project, in a subprocess
+
+
 @pytest.fixture(scope="module")
 def out(tmp_path_factory) -> str:
     tmp_path = tmp_path_factory.mktemp("downstream")

@@ -47,6 +47,7 @@ def ci_profile():
     settings.load_profile(previous)
 
 
+@pytest.mark.slow  # two ledgers
 def test_an_ulp_in_exp_and_log_moves_the_witnesses_not_the_tracked_ledger(monkeypatch, ci_profile):
     _, here = _render(IDS)
     _another_cpu(monkeypatch)
@@ -55,6 +56,7 @@ def test_an_ulp_in_exp_and_log_moves_the_witnesses_not_the_tracked_ledger(monkey
     assert here[False] == there[False]
 
 
+@pytest.mark.slow  # the whole ledger
 def test_the_committed_ledger_is_what_this_machine_regenerates(ci_profile):
     entries, rendered = _render(IDS)
     committed = (ROOT / "docs" / "verdicts.md").read_text(encoding="utf-8")

@@ -2,6 +2,8 @@
 (running the main job must leave the checkout clean)."""
 import dataclasses
 
+import pytest
+
 from theorems import STATEMENTS
 from theorems.engine import ledger
 from theorems.statements.proofs import ledger_section
@@ -17,5 +19,6 @@ def _render(slowdown: float) -> str:
     return ledger.render(entries, seed=0, max_examples=30, proof_section=proof_section)
 
 
+@pytest.mark.slow  # two ledgers
 def test_same_seed_same_ledger_on_a_slower_machine():
     assert _render(1.0) == _render(7.0)

@@ -3,6 +3,7 @@ profiles are namespaced: a user's own `ci` profile is theirs, and Hypothesis's b
 
 import re
 
+import pytest
 from hypothesis import settings
 
 from downstream import BOUND, project, pytest_run
@@ -18,6 +19,7 @@ def _examples(run) -> int:
     return int(found.group(1))
 
 
+@pytest.mark.slow  # three pytest runs of a downstream project
 def test_the_environment_and_the_option_set_the_budget(tmp_path):
     folder = project(tmp_path)
     default = _examples(pytest_run(folder))

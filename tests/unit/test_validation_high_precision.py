@@ -1,6 +1,7 @@
 """Validation never changes a high-precision evaluation: object arrays of mpmath numbers or python-flint
 balls pass the checks untouched and give the same results as before the checks existed."""
 
+import flint
 import mpmath
 import numpy as np
 import pytest
@@ -9,8 +10,6 @@ from theorems.maths import normalisers as nz
 from theorems.engine.precision import MP, lift
 from theorems.maths.separability import xi_squared
 from theorems.engine.validation import check_logits, check_weights
-
-flint = pytest.importorskip("flint")
 
 
 def test_a_normaliser_computes_in_mpmath_as_before():

@@ -207,7 +207,7 @@ class LinkReport:
             return "counterexample " + describe_counterexample(self.counterexample)
         if self.ill_defined is not None:
             return f"ill-defined: {self.ill_defined}"
-        candidate = next((v.report.candidates[0] for v in self.verdicts if getattr(v.report, "candidates", ())), None)
+        candidate = next((v.report.candidates[0] for v in self.verdicts if v.report.candidates), None)
         return candidate.describe() if candidate is not None else "no counterexample"
 
     @property

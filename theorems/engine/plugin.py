@@ -160,10 +160,6 @@ def counts(report) -> dict[str, int]:
     return {"certified": report.certified, "candidates": report.candidate_count, "inconclusive": report.inconclusive}
 
 
-def _add(total: dict, more: dict) -> dict:
-    return {k: None if total.get(k, 0) is None or more[k] is None else total.get(k, 0) + more[k] for k in more}
-
-
 class TheoryItem(pytest.Item):
     """One statement, derivation or pinned expectation, checked by the search engine."""
 
@@ -225,9 +221,7 @@ def _run(pin, *, seed: int) -> dict:
         verdicts, tightness = [verdict], getattr(verdict.report, "tightness", None)
         if ok and verdict.found == "holds" and target.prove is not None:
             ok, message = _prove(target, seed, message)
-    total: dict = {}
-    for v in verdicts:
-        total = _add(total, counts(v.report))
+    total = {k: sum(counts(v.report)[k] for v in verdicts) for k in ("certified", "candidates", "inconclusive")}
     pin_failure = None
     if ok and pin.tightness is not None and (tightness is None or not tightness.ratio >= pin.tightness):
         pin_failure = (f"{target.id}: {found} as expected, but pinned tightness {pin.tightness:g} not reached: "
@@ -251,14 +245,13 @@ def summary_line(properties: dict) -> str:
     """One theory test in the summary: verdict, tightness, counts.
 
     >>> summary_line({"nodeid": "t.py::b", "id": "my.b", "verdict": "holds", "expected": "holds",
-    ...               "tightness": "tight: 1", "examples": 9, "certified": 0, "candidates": None, "inconclusive": 2})
-    't.py::b [my.b]: holds (expected holds); tight: 1; 9 examples, certified 0, candidates —, inconclusive 2'
+    ...               "tightness": "tight: 1", "examples": 9, "certified": 0, "candidates": 0, "inconclusive": 2})
+    't.py::b [my.b]: holds (expected holds); tight: 1; 9 examples, certified 0, candidates 0, inconclusive 2'
     """
-    shown = lambda v: "—" if v in (None, "") else v  # noqa: E731
     tightness = f"; {properties['tightness']}" if properties.get("tightness") else ""
     return (f"{properties['nodeid']} [{properties['id']}]: {properties['verdict']} (expected {properties['expected']})"
-            f"{tightness}; {properties['examples']} examples, certified {shown(properties['certified'])}, "
-            f"candidates {shown(properties['candidates'])}, inconclusive {shown(properties['inconclusive'])}")
+            f"{tightness}; {properties['examples']} examples, certified {properties['certified']}, "
+            f"candidates {properties['candidates']}, inconclusive {properties['inconclusive']}")
 
 
 def _properties(report) -> dict | None:

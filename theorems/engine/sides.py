@@ -74,7 +74,7 @@ def evaluate(statement, side: str, instance, xp, *, timed: bool = False) -> Any:
     start = time.perf_counter()
     value = function(instance, xp)
     seconds = time.perf_counter() - start
-    limit = getattr(statement, "side_seconds", None) or SIDE_SECONDS
+    limit = statement.side_seconds or SIDE_SECONDS
     if timed and seconds > limit:
         raise SlowSide(f"statement {statement.id!r}: one float64 call of {side} took {seconds:.1f} s, over the "
                        f"limit of {limit:g} s (Statement(side_seconds=...) raises it); the search needs thousands "

@@ -4,7 +4,8 @@ Every side of a statement and every normaliser takes ``xp``: :data:`F64` (numpy 
 search), :data:`ARB` (numpy object arrays of :class:`Ball` values, python-flint's arb balls: the
 certification, where every result is a ball that provably contains the exact value) or :data:`MP`
 (object arrays of mpmath numbers, kept for cross-checks). Only the operations below are used on
-``xp`` (``exp log sqrt tanh expm1 sin cos abs pi norm max spectral_norm number precision``; ``xp.max`` is
+``xp`` (``exp log sqrt tanh expm1 sin cos abs norm max spectral_norm number precision``, the
+:class:`~theorems.engine.backend.Backend` protocol, and ``pi``; ``xp.max`` is
 ``np.max`` except on balls, where it is a sound ball maximum); numpy's own
 ``+ - * / **``, ``sum``, ``max``, ``sort``, ``cumsum``, ``where`` and ``@`` work on object arrays.
 On balls, every comparison (and so ``max``, ``sort``, ``where(a > b, ...)``) is either certain or

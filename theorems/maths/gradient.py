@@ -18,6 +18,8 @@ True
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import inspect
 from collections.abc import Callable
 from types import SimpleNamespace
@@ -41,18 +43,27 @@ def _torch():
     return torch
 
 
+@functools.cache
 def _torch_backend() -> SimpleNamespace:
+    """The :class:`~theorems.engine.backend.Backend` of float64 torch tensors: every member is a torch operation,
+    so that automatic differentiation runs through all of them."""
     torch = _torch()
+    as_tensor = functools.partial(torch.as_tensor, dtype=torch.float64)
     return SimpleNamespace(
         name="torch", exp=torch.exp, log=torch.log, sqrt=torch.sqrt, tanh=torch.tanh, expm1=torch.expm1,
-        abs=torch.abs, pi=np.pi, number=lambda value: torch.as_tensor(float(value), dtype=torch.float64),
+        sin=torch.sin, cos=torch.cos, abs=torch.abs, pi=np.pi,
+        number=lambda value: torch.as_tensor(float(value), dtype=torch.float64),
+        norm=lambda vector, axis=-1: torch.linalg.vector_norm(as_tensor(vector), dim=axis),
+        max=lambda values, axis=None: torch.amax(as_tensor(values), dim=() if axis is None else axis),
+        spectral_norm=lambda matrix: torch.linalg.matrix_norm(as_tensor(matrix), ord=2),
+        precision=contextlib.nullcontext,  # float64 throughout, like F64
     )
 
 
 def __getattr__(name: str):
-    # ``TORCH``: a float64 torch backend with the same names as :data:`theorems.engine.precision.F64`, so that a
-    # normaliser's ``F`` written with ``xp.exp``/``xp.log``/``xp.number`` can be differentiated by torch; built
-    # lazily so that importing this module does not import torch.
+    # ``TORCH``: a float64 torch backend with every member of the Backend protocol (theorems.engine.backend), like
+    # :data:`theorems.engine.precision.F64`, so that a normaliser's ``F`` written against ``xp`` can be
+    # differentiated by torch; built lazily so that importing this module does not import torch.
     if name == "TORCH":
         return _torch_backend()
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -38,6 +38,7 @@ from empirical.heads.loading import LoadedModel
 from empirical.heads.stream import HeadStream, layers_per_block
 from empirical.heads.rows import BUDGET, Rows, count_blocks, map_rows, valid_rows
 from empirical.heads.text import windows
+from theorems.engine.tensors import is_torch
 
 PAPER_LENGTHS = (32, 64, 128, 256, 512, 1024)
 PAPER_NS = (1, 5, 10, 20, 100)
@@ -138,7 +139,7 @@ class Setup:
         heads = extract(loaded, place(ids, self.device), layers=layers)
         return dataclasses.replace(heads, **{field.name: getattr(heads, field.name).cpu()
                                              for field in dataclasses.fields(heads)
-                                             if isinstance(getattr(heads, field.name), torch.Tensor)})
+                                             if is_torch(getattr(heads, field.name))})
 
     def bar(self, total: int, description: str):
         return tqdm(total=total, desc=description, unit="block", leave=False, disable=not self.progress)

@@ -45,6 +45,8 @@ from typing import Any
 import numpy as np
 from hypothesis.errors import InvalidArgument as _HypothesisInvalidArgument
 
+from theorems.engine.tensors import is_torch
+
 SIMPLEX_TOLERANCE = 1e-6
 """Least tolerance of :func:`check_weights` on each entry (``>= −tol``) and on each row sum (``|Σα − 1| <= tol``)."""
 SMALLEST_TEMPERATURE = float(np.finfo(float).tiny)
@@ -235,7 +237,7 @@ def float_resolution(value) -> float:
     1.1920928955078125e-07
     """
     dtype = getattr(value, "dtype", None)
-    if dtype is not None and type(dtype).__module__.split(".")[0] == "torch":
+    if is_torch(value):
         import torch
         return float(torch.finfo(dtype).eps) if dtype.is_floating_point else float(np.finfo(float).eps)
     try:
@@ -264,7 +266,7 @@ def check_weights(alpha, *, name: str = "alpha", valid=None, allow_unnormalised:
     ValueError: alpha must be attention weights summing to 1 (within 1e-06) over each row's valid keys: it sums to 10.0; pass allow_unnormalised=True for weights of another mass on purpose
     """
     eps = float_resolution(alpha) if resolution is None else resolution
-    if type(alpha).__module__.split(".")[0] == "torch":
+    if is_torch(alpha):
         alpha = alpha.detach().to(device="cpu").double().numpy()
     array = check_array(alpha, name=name)  # [..., L] float64 (an object array is converted: a float view)
     length = array.shape[-1]
@@ -396,7 +398,7 @@ def check_parameter(value, *, name: str, batch_shape: tuple[int, ...], strict: b
         ...
     ValueError: M=inf must be finite and > 0
     """
-    if type(value).__module__.split(".")[0] == "torch":
+    if is_torch(value):
         value = value.detach().to(device="cpu").double().numpy()
     if isinstance(value, (bool, np.bool_, str, bytes)) or value is None:
         raise TypeError(f"{name}={_shown(value)} must be a real number or array, not {type(value).__name__}")
@@ -423,7 +425,7 @@ def check_temperatures(values, *, name: str = "temperatures", allow_scalar: bool
     >>> check_temperatures([0.1, 1.0]).tolist()
     [0.1, 1.0]
     """
-    if type(values).__module__.split(".")[0] == "torch":
+    if is_torch(values):
         values = values.detach().to(device="cpu").double().numpy()
     grid = check_array(values, name=name, min_ndim=0 if allow_scalar else 1)
     bad = ~(grid >= SMALLEST_TEMPERATURE)
@@ -477,7 +479,7 @@ def check_mask(mask, shape: tuple[int, ...], *, name: str = "mask", of: str = "a
     """
     if mask is None:
         return np.ones(shape, dtype=bool)
-    if type(mask).__module__.split(".")[0] == "torch":
+    if is_torch(mask):
         mask = mask.detach().cpu().numpy()
     valid = np.asarray(mask)
     if valid.dtype != bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from theorems.engine.tensors import is_torch  # noqa: F401  (also importable from here, as before)
 from theorems.engine.validation import check_array, check_top_n
 
 
@@ -26,11 +27,6 @@ def _check_selection(alpha, valid, n) -> tuple[np.ndarray, np.ndarray, int]:
     except ValueError:
         raise ValueError(f"valid of shape {valid.shape} does not broadcast to alpha's shape {alpha.shape}") from None
     return alpha, valid, check_top_n(n, alpha.shape[-1])
-
-
-def is_torch(value) -> bool:
-    # no `import torch` here: the catalogue imports the theory modules and torch is slow to load
-    return type(value).__module__.split(".")[0] == "torch"
 
 
 def to_numpy(value, *, name: str | None = None) -> np.ndarray:

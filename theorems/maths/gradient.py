@@ -24,12 +24,11 @@ import inspect
 from collections.abc import Callable
 from types import SimpleNamespace
 
-import sys
-
 import numpy as np
 
 from theorems.maths.normalisers import Normaliser
 from theorems.engine.precision import F64
+from theorems.engine.tensors import is_torch
 from theorems.engine.validation import (check_callable, check_integer, check_logits, check_mask, check_scale,
                                  check_temperature)
 
@@ -69,14 +68,9 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _is_tensor(array) -> bool:
-    torch = sys.modules.get("torch")  # a tensor exists only if torch was imported by someone
-    return torch is not None and isinstance(array, torch.Tensor)
-
-
 def _as_numpy(array) -> tuple[np.ndarray, bool]:
     """``(float64 numpy array, was_torch)``: every public function returns the kind it was given."""
-    if _is_tensor(array):
+    if is_torch(array):
         torch = _torch()
         return array.detach().to(torch.float64).cpu().numpy(), True
     return array, False
@@ -194,8 +188,8 @@ def jacobian_autograd(normaliser_or_fn, logits):
     torch = _torch()
     point = torch.tensor(array, dtype=torch.float64)
     weights = function(point)
-    if not isinstance(weights, torch.Tensor) or tuple(weights.shape) != tuple(point.shape):
-        shape = tuple(weights.shape) if isinstance(weights, torch.Tensor) else type(weights).__name__
+    if not is_torch(weights) or tuple(weights.shape) != tuple(point.shape):
+        shape = tuple(weights.shape) if is_torch(weights) else type(weights).__name__
         raise ValueError(f"normaliser_or_fn must map logits [L] to weights [L] (a torch tensor of shape "
                          f"{tuple(point.shape)}), got {shape}: its Jacobian would not be [L, L]")
     jacobian = torch.func.jacrev(function)(point)  # [L, L]

@@ -19,7 +19,7 @@ import functools
 import flint
 import numpy as np
 
-from theorems.engine.precision import NoBallForm, Undecided, _arb, _ball, _ball_spectral_norm
+from theorems.engine.ball import NoBallForm, Undecided, _arb, _ball, _ball_spectral_norm
 
 _DOC = "see docs/soundness.md"
 
@@ -189,8 +189,8 @@ def norm(x, ord=None, axis=None, keepdims=False):
 
 
 def _numpys(function):
-    """numpy's own function, also when :mod:`theorems.engine.ballarray` has already wrapped it (the import order
-    ``ball_linalg`` → ``precision`` → ``ballarray`` installs the wrappers before this module is done)."""
+    """numpy's own function, also when :mod:`theorems.engine.ballarray` has already wrapped it (this module is
+    imported by ``ballarray`` before it installs the wrappers, but a reload would meet them)."""
     return function.__wrapped__ if hasattr(function, "__ball_form__") else function
 
 

@@ -31,7 +31,7 @@ import functools
 import numpy as np
 
 from theorems.engine import ball_linalg
-from theorems.engine.precision import Ball, NoBallForm, _arb, _ball, _log
+from theorems.engine.ball import Ball, NoBallForm, _arb, _ball, _log, use_array_type
 
 _maximum = np.frompyfunc(lambda a, b: _ball(_arb(a).max(_arb(b))), 2, 1)
 _minimum = np.frompyfunc(lambda a, b: _ball(_arb(a).min(_arb(b))), 2, 1)
@@ -257,8 +257,7 @@ def _install_linalg_forms() -> None:
 
 
 def _linalg_form(original):
-    """The ball form of one ``np.linalg`` function, looked up when called: :mod:`ball_linalg` may still be loading
-    when this module installs the wrappers (it imports :mod:`precision`, which imports this module)."""
+    """The ball form of one ``np.linalg`` function, looked up in :mod:`ball_linalg` when called."""
 
     def form(*args, **kwargs):
         found = ball_linalg.FUNCTIONS.get(original) or _no_ball_form(f"np.linalg.{original.__name__}")
@@ -267,6 +266,7 @@ def _linalg_form(original):
     return form
 
 
+use_array_type(BallArray)  # a lone ball in a ufunc takes this array's sound path (theorems.engine.ball)
 _install_scipy_forms()
 _install_linalg_forms()
 

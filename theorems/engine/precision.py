@@ -27,9 +27,6 @@ True
 from __future__ import annotations
 
 import contextlib
-import decimal
-import functools
-import numbers
 from collections.abc import Callable
 from types import SimpleNamespace
 from typing import Any
@@ -37,6 +34,14 @@ from typing import Any
 import flint
 import mpmath
 import numpy as np
+
+# The ball type and its errors live in theorems.engine.ball, the bottom of the ball backend; the numpy and scipy
+# forms (ballarray, ball_linalg) build on it, and importing them here installs them, so that importing this module
+# (which the rest of the code does) is what makes numpy and scipy run on balls. The names stay importable from here.
+from theorems.engine.ball import (Ball, NoBallForm, Undecided, _arb, _ball, _ball_function, _ball_max,  # noqa: F401
+                                  _ball_norm, _ball_spectral_norm, _exact, _log, _root_of_squares, _sqrt,
+                                  enclosure_notes, escapes, midpoint)
+from theorems.engine.ballarray import BallArray  # noqa: F401 - importing it installs the numpy/scipy ball forms
 
 DIGITS = 50
 """Decimal digits of the mpmath backend (kept for cross-checks; certification uses :data:`ARB`)."""
@@ -105,391 +110,6 @@ MP.norm = lambda vector, axis=-1: _norm(MP, vector, axis)
 MP.max = np.max
 
 
-class Undecided(ArithmeticError):
-    """A comparison of two overlapping balls: its answer is not known at the working precision.
-
-    Raised by :class:`Ball` comparisons (and so by ``np.max``, ``np.sort``, ``np.where(a > b, ...)``
-    on object arrays of balls) instead of guessing; the certifier retries at a higher precision and
-    reports the instance as inconclusive when the answer is still unknown at :data:`MAX_BITS`.
-    """
-
-
-class NoBallForm(ArithmeticError):
-    """An operation that would leave ball arithmetic: it has no sound ball form here.
-
-    Raised instead of silently handing back a float64 (``float()`` of a ball that is not an exact
-    double, ``math.exp(ball)``, ``int()`` of a ball that is not an exact integer,
-    ``np.asarray(balls, float)``) or a numpy/scipy function that has no ball form (its name is in the
-    message). The certifier never certifies from such a side: the float64 violation becomes a
-    *candidate* counterexample with this reason (``docs/soundness.md``).
-
-    >>> import math
-    >>> math.exp(Ball(flint.arb(1) / 3))
-    Traceback (most recent call last):
-        ...
-    theorems.engine.precision.NoBallForm: float() of [0.333333333333333 +/- 3.71e-16] has no ball form here: it would drop the ball's radius (float(), math.*, np.asarray(..., float) call it); compute with xp (xp.exp, xp.log, ...) or numpy on the ball array
-    """
-
-    def __init__(self, operation: str, why: str = "") -> None:
-        self.operation = operation
-        super().__init__(f"{operation} has no ball form here" + (f": {why}" if why else ""))
-
-
-class Ball:
-    """A real number known to lie in a ball ``[mid ± rad]`` (python-flint's ``arb``), with sound comparisons.
-
-    ``arb``'s own comparisons return ``False`` when the balls overlap, so ``np.max`` of two overlapping
-    balls would silently pick one; a :class:`Ball` comparison is ``True`` or ``False`` only when it is
-    certain and raises :class:`Undecided` otherwise. Ints are exact on the way in; a float met in
-    arithmetic comes from a side's code (instance values are made exact balls first, by :func:`balls`),
-    so it carries its rounding error: ``0.1`` is the ball ``0.1 ± 1 ulp``, which holds 1/10 (a float
-    whose shortest decimal form is its exact value, like ``0.5`` or ``2.0``, stays exact).
-    ``float(ball)`` works only when the ball is exactly one double (an instance value), and raises
-    :class:`NoBallForm` otherwise, never a silent float.
-
-    >>> a = Ball(flint.arb(1) / 3)
-    >>> bool(a * 3 <= 2)
-    True
-    >>> a * 3 > 1
-    Traceback (most recent call last):
-        ...
-    theorems.engine.precision.Undecided: [1.00000000000000 +/- 3.89e-16] > 1.00000000000000 is undecided at 53 bits
-    """
-
-    __slots__ = ("arb",)
-
-    def __init__(self, value: Any) -> None:
-        self.arb = value.arb if isinstance(value, Ball) else _arb(value)
-
-    # arithmetic: every result is a Ball, so that comparisons stay sound all the way through a formula
-    def __add__(self, other): return _operate(lambda a, b: a + b, self.arb, other)
-    def __radd__(self, other): return _operate(lambda a, b: b + a, self.arb, other)
-    def __sub__(self, other): return _operate(lambda a, b: a - b, self.arb, other)
-    def __rsub__(self, other): return _operate(lambda a, b: b - a, self.arb, other)
-    def __mul__(self, other): return _operate(lambda a, b: a * b, self.arb, other)
-    def __rmul__(self, other): return _operate(lambda a, b: b * a, self.arb, other)
-    def __truediv__(self, other): return _operate(lambda a, b: a / b, self.arb, other)
-    def __rtruediv__(self, other): return _operate(lambda a, b: b / a, self.arb, other)
-    def __pow__(self, other): return _operate(_power, self.arb, other)
-    def __rpow__(self, other): return _operate(lambda a, b: _power(b, a), self.arb, other)
-    def __neg__(self): return _ball(-self.arb)
-    def __pos__(self): return self
-    def __abs__(self): return _ball(abs(self.arb))
-
-    def _compare(self, other, name: str, certain, certainly_not) -> bool:
-        if isinstance(other, np.ndarray) and other.ndim:
-            return NotImplemented
-        other = _arb(other)
-        if certain(self.arb, other):
-            return True
-        if certainly_not(self.arb, other):
-            return False
-        raise Undecided(f"{self.arb} {name} {other} is undecided at {flint.ctx.prec} bits")
-
-    def __lt__(self, other): return self._compare(other, "<", lambda a, b: a < b, lambda a, b: a >= b)
-    def __le__(self, other): return self._compare(other, "<=", lambda a, b: a <= b, lambda a, b: a > b)
-    def __gt__(self, other): return self._compare(other, ">", lambda a, b: a > b, lambda a, b: a <= b)
-    def __ge__(self, other): return self._compare(other, ">=", lambda a, b: a >= b, lambda a, b: a < b)
-    def __eq__(self, other): return self._compare(other, "==", lambda a, b: a == b, lambda a, b: a != b)
-    def __ne__(self, other): return self._compare(other, "!=", lambda a, b: a != b, lambda a, b: a == b)
-    __hash__ = None
-
-    def __bool__(self) -> bool:
-        return self != 0
-
-    def __float__(self) -> float:
-        return _exact_double(self.arb, "float()")
-
-    def __int__(self) -> int:
-        return _exact_integer(self.arb, "int()")
-
-    def __index__(self) -> int:
-        return _exact_integer(self.arb, "an index (operator.index)")
-
-    def __complex__(self):
-        raise NoBallForm(f"complex() of {self.arb}", "a statement's sides are real")
-
-    def __trunc__(self):
-        return _exact_integer(self.arb, "math.trunc()")
-
-    def __floor__(self):
-        raise NoBallForm(f"math.floor() of {self.arb}", "it is discontinuous; not supported on balls")
-
-    def __ceil__(self):
-        raise NoBallForm(f"math.ceil() of {self.arb}", "it is discontinuous; not supported on balls")
-
-    def __round__(self, ndigits=None):
-        raise NoBallForm(f"round() of {self.arb}", "it is discontinuous; not supported on balls")
-
-    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        # a lone ball in a ufunc (np.exp(ball), scipy.special.expit(ball), np.float64(2) * ball) takes the ball
-        # array's sound path; numpy would otherwise make a plain object array of it
-        array = _ballarray().BallArray
-        inputs = tuple(_zero_d(x).view(array) if isinstance(x, Ball) else x for x in inputs)
-        result = getattr(ufunc, method)(*inputs, **kwargs)
-        return result[()] if isinstance(result, np.ndarray) and result.ndim == 0 else result
-
-    # numpy's object loops call these methods by name (np.exp on an object array of balls)
-    def exp(self): return _ball(self.arb.exp())
-    def expm1(self): return _ball(self.arb.expm1())
-    def log(self): return _log(self)
-    def log1p(self): return _ball(self.arb.log1p()) if not (self.arb + 1).is_zero() else _ball(flint.arb.neg_inf())
-    def log2(self): return _ball(_arb(_log(self)) / flint.arb(2).log())
-    def log10(self): return _ball(_arb(_log(self)) / flint.arb(10).log())
-    def sqrt(self): return _sqrt(self)
-    def sin(self): return _ball(self.arb.sin())
-    def cos(self): return _ball(self.arb.cos())
-    def tan(self): return _ball(self.arb.tan())
-    def tanh(self): return _ball(self.arb.tanh())
-    def sinh(self): return _ball(self.arb.sinh())
-    def cosh(self): return _ball(self.arb.cosh())
-    def arctan(self): return _ball(self.arb.atan())
-    def arcsin(self): return _ball(self.arb.asin())
-    def arccos(self): return _ball(self.arb.acos())
-    def arcsinh(self): return _ball(self.arb.asinh())
-    def conjugate(self): return self
-
-    def __repr__(self) -> str:
-        return f"Ball({self.arb})"
-
-    @property
-    def lower(self) -> float:
-        """A float64 at or below every number in the ball (rounded outward)."""
-        return _outward(self.arb.lower(), -np.inf)
-
-    @property
-    def upper(self) -> float:
-        """A float64 at or above every number in the ball (rounded outward)."""
-        return _outward(self.arb.upper(), np.inf)
-
-
-# a ball stands for one real number: argument checks that accept real numbers accept it
-numbers.Real.register(Ball)
-
-
-def _operate(operation, mine, other):
-    """``operation(mine, other)`` as a Ball; ``NotImplemented`` for arrays, so numpy broadcasts elementwise."""
-    if isinstance(other, np.ndarray) and other.ndim:
-        return NotImplemented
-    try:
-        theirs = _arb(other)
-    except TypeError:
-        return NotImplemented
-    return _ball(operation(mine, theirs))
-
-
-def _power(base, exponent):
-    # an integer power of a ball containing negative numbers (or 0) is defined, though arb's power of a
-    # ball whose midpoint is 0 is nan (python-flint 0.9): repeated products instead
-    if exponent.is_exact() and exponent.is_integer() and abs(float(exponent.mid())) <= 64:
-        return _integer_power(base, int(float(exponent.mid())))
-    return base ** exponent
-
-
-def _integer_power(base, n: int):
-    if n < 0:
-        return 1 / _integer_power(base, -n)
-    even, result, square = n % 2 == 0, flint.arb(1), base
-    while n:
-        if n & 1:
-            result = result * square
-        square, n = square * square, n >> 1
-    return result.nonnegative_part() if even else result  # an even power is >= 0, whatever rounding reached
-
-
-def _zero_d(ball) -> np.ndarray:
-    array = np.empty((), dtype=object)
-    array[()] = ball
-    return array
-
-
-_ESCAPES: list[list[str]] = []
-
-
-@contextlib.contextmanager
-def escapes():
-    """Record the exact balls turned into doubles while the block runs (``float(i["x"])``, ``math.exp(i["x"])``):
-    what a side computes from them afterwards is float64 arithmetic, outside the balls."""
-    seen: list[str] = []
-    _ESCAPES.append(seen)
-    try:
-        yield seen
-    finally:
-        _ESCAPES.pop()
-
-
-def _exact_double(value, operation: str) -> float:
-    """The double a ball stands for when it is exactly one double; :class:`NoBallForm` otherwise."""
-    if value.is_exact() and value.is_finite():
-        double = float(value.mid())
-        if flint.arb(double) == value:
-            if _ESCAPES:
-                _ESCAPES[-1].append(operation)
-            return double
-    raise NoBallForm(f"{operation} of {value}", "it would drop the ball's radius (float(), math.*, np.asarray(..., "
-                                                "float) call it); compute with xp (xp.exp, xp.log, ...) or numpy on "
-                                                "the ball array")
-
-
-def _exact_integer(value, operation: str) -> int:
-    if value.is_exact() and value.is_integer():
-        return int(value.unique_fmpz())
-    raise NoBallForm(f"{operation} of {value}", "the ball is not one exact integer")
-
-
-def midpoint(value: Any) -> float:
-    """The float64 nearest to a ball's midpoint (or ``float(value)``): for reports and ranking only, never
-    for a verdict."""
-    if isinstance(value, Ball):
-        return float(value.arb.mid())
-    if isinstance(value, flint.arb):
-        return float(value.mid())
-    return float(value)
-
-
-def _outward(bound, direction: float) -> float:
-    value = float(bound)  # rounds to nearest: step one float outward to stay a bound
-    return float(np.nextafter(value, direction)) if np.isfinite(value) else value
-
-
-def _arb(value: Any):
-    if isinstance(value, Ball):
-        return value.arb
-    if isinstance(value, flint.arb):
-        return value
-    if isinstance(value, (bool, np.bool_)):
-        return flint.arb(int(value))
-    if isinstance(value, (int, np.integer)):
-        return flint.arb(int(value))
-    if isinstance(value, (float, np.floating)):
-        return _constant(value)
-    if isinstance(value, str):
-        return _arb(float(value)) if value.strip().lower() in ("inf", "+inf", "-inf", "nan") else flint.arb(value)
-    if isinstance(value, np.ndarray) and value.ndim == 0:
-        return _arb(value.item())
-    raise TypeError(f"cannot make a ball of {type(value).__name__} {value!r}")
-
-
-def _exact(value: float):
-    """A float64 as the exact ball of its binary value (instance values: every double is a dyadic rational)."""
-    value = float(value)
-    if value != value:
-        return flint.arb.nan()
-    if value in (np.inf, -np.inf):
-        return flint.arb.pos_inf() if value > 0 else flint.arb.neg_inf()
-    return flint.arb(value)
-
-
-def _constant(value):
-    """A float met inside ball arithmetic: it comes from a side's code, so it means its decimal value
-    (``0.1`` means 1/10) or a rounded result (``np.sqrt(2)``); it becomes a ball of radius one ulp, which
-    holds both. A float whose shortest decimal form is exactly its binary value (``0.5``, ``2.0``, ``3.0``)
-    stays exact. Instance values never come here: :func:`balls` makes them exact first."""
-    return _constant_of(float(value), float(np.spacing(np.abs(value))) if isinstance(value, np.floating) else None)
-
-
-@functools.lru_cache(maxsize=4096)
-def _constant_of(value: float, spacing: float | None):
-    if value != value or value in (np.inf, -np.inf) or value == 0:
-        return _exact(value)
-    if decimal.Decimal(repr(value)) == decimal.Decimal(value):
-        return flint.arb(value)
-    ulp = spacing if spacing is not None else float(np.spacing(abs(value)))
-    return flint.arb(value, ulp)
-
-
-def _ball(value) -> Ball:
-    ball = Ball.__new__(Ball)
-    ball.arb = value
-    return ball
-
-
-def _ball_function(name: str):
-    method = getattr(flint.arb, name)
-    return np.frompyfunc(lambda x: _ball(method(_arb(x))), 1, 1)
-
-
-def _sqrt(x):
-    value = _arb(x)
-    if value.is_finite() and value.lower() < 0 < value.upper():
-        # the square root of a ball straddling 0 is defined only if the exact value is >= 0: not known here
-        raise Undecided(f"sqrt of {value}, which straddles 0, is undecided at {flint.ctx.prec} bits")
-    return _ball(value.sqrt())
-
-
-def _ball_norm(vector, axis=-1):
-    # a sum of squares is >= 0 exactly, so only its nonnegative part matters (rounding may reach below 0)
-    squares = np.sum(vector * vector, axis=axis)
-    return np.frompyfunc(lambda x: _ball(_arb(x).nonnegative_part().sqrt()), 1, 1)(squares)
-
-
-def _ball_max(values, axis=None):
-    """A sound maximum of balls: the ball holding the largest of the exact values, without deciding
-    which element it is (``np.max`` would have to compare overlapping balls)."""
-    pairwise = np.frompyfunc(lambda a, b: _ball(_arb(a).max(_arb(b))), 2, 1)
-    values = np.asarray(values, dtype=object)
-    return pairwise.reduce(values.ravel() if axis is None else values, axis=0 if axis is None else axis)
-
-
-def _log(x):
-    value = _arb(x)
-    if value.is_zero():  # arb's log(0) is nan; the formula means -inf
-        return _ball(flint.arb.neg_inf())
-    return _ball(value.log())
-
-
-_NOTES: list[list[str]] = []
-
-
-@contextlib.contextmanager
-def enclosure_notes():
-    """Collect how sides that are not plain ball arithmetic were enclosed (for a counterexample's ``method``)."""
-    notes: list[str] = []
-    _NOTES.append(notes)
-    try:
-        yield notes
-    finally:
-        _NOTES.pop()
-
-
-def _root_of_squares(values) -> "flint.arb":
-    """``√(Σ x²)`` of arb balls; the sum is >= 0 exactly, so only its nonnegative part is kept (a ball of
-    squares straddling 0 after rounding would otherwise give ``nan``)."""
-    return sum((x * x for x in values), flint.arb(0)).nonnegative_part().sqrt()
-
-
-def _ball_spectral_norm(matrix) -> Ball:
-    """A certified enclosure of the largest singular value of a matrix of balls.
-
-    Lower end: ``‖Jv‖/‖v‖`` for the float64 top right singular vector ``v`` (any nonzero ``v`` gives
-    a lower bound, evaluated in balls). Upper end: ``min(‖J‖_F, √(‖J‖_1‖J‖_∞))``, both rigorous upper
-    bounds evaluated in balls. The result is the ball spanning the two, so it is exact when ``J``
-    has rank one (as every 2×2 softmax Jacobian has) and otherwise as wide as the gap.
-    """
-    matrix = np.asarray(matrix, dtype=object)
-    if matrix.ndim != 2 or matrix.size == 0:
-        raise ValueError(f"spectral_norm needs a non-empty matrix, got shape {matrix.shape}")
-    approx = np.asarray([[midpoint(x) for x in row] for row in matrix], dtype=float)
-    entries = [[_arb(x) for x in row] for row in matrix]
-    if not np.all(np.isfinite(approx)):
-        return _ball(flint.arb.nan())
-    _, _, vt = np.linalg.svd(approx)
-    v = [flint.arb(float(x)) for x in vt[0]]
-    norm_v = _root_of_squares(v)
-    image = [sum((row[j] * v[j] for j in range(len(v))), flint.arb(0)) for row in entries]
-    lower = _root_of_squares(image) / norm_v if not norm_v.is_zero() else flint.arb(0)
-    frobenius = _root_of_squares([x for row in entries for x in row])
-    one = functools.reduce(flint.arb.max, (sum((abs(row[j]) for row in entries), flint.arb(0))
-                                           for j in range(len(entries[0]))))
-    infinity = functools.reduce(flint.arb.max, (sum((abs(x) for x in row), flint.arb(0)) for row in entries))
-    upper = frobenius.upper().min((one * infinity).nonnegative_part().sqrt().upper())
-    if _NOTES:
-        _NOTES[-1].append("spectral norm enclosed in balls between ‖Jv‖/‖v‖ (v: float64 top singular vector; "
-                          "a lower bound) and min(‖J‖_F, √(‖J‖_1‖J‖_∞)) (an upper bound)")
-    # the hull of [lower.lower, upper]: every number in it is at most the true norm's upper bound
-    return _ball(lower.lower().union(upper))
-
-
 class _Arb(SimpleNamespace):
     """The ball backend's namespace; ``pi`` is a property so it is computed at the current precision."""
 
@@ -526,18 +146,6 @@ def _bits(bits: int):
         flint.ctx.prec = saved
 
 
-def _ballarray():
-    from theorems.engine import ballarray  # imported late: it builds on this module
-
-    return ballarray
-
-
-def __getattr__(name: str):
-    if name == "BallArray":  # it lives in theorems.engine.ballarray; importable from here as before
-        return _ballarray().BallArray
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 def balls(value: Any) -> Any:
     """Convert floats and float arrays to exact :class:`Ball` values (every float64 is an exact ball).
 
@@ -547,7 +155,7 @@ def balls(value: Any) -> Any:
     >>> balls({"T": 0.1, "n": 2})["T"].arb.is_exact()
     True
     """
-    return _convert_floats(value, lambda x: _ball(_exact(x)), array=lambda a: a.view(_ballarray().BallArray))
+    return _convert_floats(value, lambda x: _ball(_exact(x)), array=lambda a: a.view(BallArray))
 
 
 def lift(value: Any) -> Any:
@@ -578,6 +186,3 @@ def to_float(value: Any) -> Any:
     if isinstance(value, np.ndarray):
         return np.array([midpoint(v) for v in value.ravel()], dtype=float).reshape(value.shape)
     return midpoint(value)
-
-
-from theorems.engine import ballarray as _ballarray_module  # noqa: E402,F401 - installs the numpy/scipy ball forms

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import inspect
 from collections.abc import Callable
 from types import SimpleNamespace
 
@@ -147,19 +146,15 @@ def normaliser_jacobian(normaliser: Normaliser, logits, *, xp=F64):
 def torch_function(normaliser: Normaliser) -> Callable:
     """A torch float64 function computing the same weights, for automatic differentiation.
 
-    General-form normalisers are rebuilt from their ``F`` evaluated with :data:`TORCH` (an
-    independent route from the closed form, which uses ``dF``). ``exp-sine`` evaluates ``sin`` via
-    the mpmath/numpy switch of its module, so it is rebuilt from its parameter ``c``. Sigmoid
-    attention has no ``F`` and is written directly. Others (sparsemax, entmax, softpick, relu) are
-    only piecewise differentiable: pass your own torch function instead.
+    General-form normalisers (``exp-sine`` among them) are rebuilt from their ``F`` evaluated with :data:`TORCH`
+    (an independent route from the closed form, which uses ``dF``). Sigmoid attention has no ``F`` and is written
+    directly. Others (sparsemax, entmax, softpick, relu) are only piecewise differentiable: pass your own torch
+    function instead.
     """
     if not isinstance(normaliser, Normaliser):
         raise TypeError(f"normaliser={normaliser!r} must be a Normaliser (theorems.maths.normalisers), "
                         f"not {type(normaliser).__name__}")
     torch = _torch()
-    if normaliser.name.startswith("exp-sine"):
-        c = inspect.getclosurevars(normaliser.F).nonlocals["c"]
-        return lambda l: _normalise_torch(torch.exp(c * torch.sin(l)))
     if normaliser.name == "sigmoid(-log L)":
         return lambda l: torch.sigmoid(l - np.log(l.shape[-1]))
     if normaliser.general_form:

@@ -63,17 +63,22 @@ def certify(statement: Statement, instance: Instance, *, bits: tuple[int, ...] =
             except SideError:
                 raise
             except Exception as error:  # noqa: BLE001 - a side that raises is ill-defined, named with its error
-                side = _failing_side(statement, instance)
-                if not _raises_in_float(statement, instance, side):
-                    # float64 evaluates it: the side uses an operation balls do not support; not a verdict
-                    why = str(error) if isinstance(error, NoBallForm) else f"{type(error).__name__}: {error}"
-                    return Certificate("inconclusive", bits=working, detail=f"{side} cannot be evaluated in balls: {why}")
-                raise IllDefined(statement.id, instance, side, f"raises {type(error).__name__}: {error}") from error
+                return _raised(statement, instance, error, working)
             outcome = decide(statement, instance, values, working, last, notes)
         if outcome.status != "undecided":
             return outcome
         detail, bound = outcome.detail, outcome.bound
     return Certificate("inconclusive", bits=bits[-1], detail=detail, bound=bound)
+
+
+def _raised(statement: Statement, instance: Instance, error: Exception, bits: int) -> Certificate:
+    """A side raised in balls: inconclusive when float64 evaluates it, else :class:`IllDefined` naming the side."""
+    side = _failing_side(statement, instance)
+    if not _raises_in_float(statement, instance, side):
+        # float64 evaluates it: the side uses an operation balls do not support; not a verdict
+        why = str(error) if isinstance(error, NoBallForm) else f"{type(error).__name__}: {error}"
+        return Certificate("inconclusive", bits=bits, detail=f"{side} cannot be evaluated in balls: {why}")
+    raise IllDefined(statement.id, instance, side, f"raises {type(error).__name__}: {error}") from error
 
 
 def _failing_side(statement: Statement, instance: Instance) -> str:

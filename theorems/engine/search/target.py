@@ -50,17 +50,26 @@ def float_outcome(statement: Statement, instance: Instance) -> Outcome:
         margin = statement.violation(lhs, rhs)
         scale = np.maximum(np.abs(lhs), np.abs(rhs))
         relative = np.where(scale > 0, margin / np.where(scale > 0, scale, 1), 0 * margin)
-        top, bottom = (lhs, rhs) if statement.relation == "<=" else (rhs, lhs)
+        ratio, score = _ratio_and_score(statement, lhs, rhs)
+    if not np.all(np.isfinite(lhs) & np.isfinite(rhs)):  # nan and ±inf are decided in balls, never dropped
+        finite = relative[np.isfinite(relative)]
+        return Outcome((float(finite.max()) if finite.size else 1.0), True, *ratio, score)
+    return Outcome(float(np.max(relative)), bool(np.max(margin) > 0), *ratio, score)
+
+
+def _ratio_and_score(statement: Statement, lhs: np.ndarray, rhs: np.ndarray) -> tuple[tuple, float]:
+    """``((ratio, lhs, rhs), score)``: the largest ratio ``lhs/rhs`` (``rhs/lhs`` for ``>=``) over the elements
+    with both sides finite and the bounding one positive, with both sides there (``nan`` when there is none),
+    and the largest ratio among the elements not met with equality (the ratio when all are)."""
+    top, bottom = (lhs, rhs) if statement.relation == "<=" else (rhs, lhs)
+    with np.errstate(all="ignore"):
         usable = np.isfinite(top) & np.isfinite(bottom) & (bottom > 0)
         ratios = np.where(usable, top / np.where(usable, bottom, 1), -np.inf)
     at = int(np.argmax(ratios))
     ratio = (float(ratios.flat[at]), float(lhs.flat[at]), float(rhs.flat[at])) if usable.flat[at] else (np.nan,) * 3
     unequal = usable & (top != bottom)
     score = float(np.max(ratios[unequal])) if np.any(unequal) else ratio[0]
-    if not np.all(np.isfinite(lhs) & np.isfinite(rhs)):  # nan and ±inf are decided in balls, never dropped
-        finite = relative[np.isfinite(relative)]
-        return Outcome((float(finite.max()) if finite.size else 1.0), True, *ratio, score)
-    return Outcome(float(np.max(relative)), bool(np.max(margin) > 0), *ratio, score)
+    return ratio, score
 
 
 def aim(outcome: Outcome) -> None:

@@ -1,0 +1,57 @@
+"""Confirmation: a float64 violation is certified in ball arithmetic (or by the statement's own ``confirm``), and
+what balls cannot decide is tallied as a candidate or as inconclusive.
+
+>>> import numpy as np
+>>> from theorems import STATEMENTS
+>>> confirm_in_high_precision(STATEMENTS["corollary1.own-key.upper"],
+...                           {"q": np.array([1.0]), "keys": np.array([[0.0], [-2.0]]), "T": 1.0}).size
+2
+"""
+
+from __future__ import annotations
+
+from theorems.engine.search.balls import certify
+from theorems.engine.search.candidate import candidate_at
+from theorems.engine.search.limits import CANDIDATE_MARGIN, CANDIDATES_KEPT
+from theorems.engine.search.report import Certificate, Counterexample, IllDefined
+from theorems.engine.search.state import Search
+from theorems.engine.statement import Instance, Statement
+
+
+def confirm_in_high_precision(statement: Statement, instance: Instance) -> Counterexample | None:
+    """The certified counterexample at ``instance``, or ``None`` when the violation is rounding or undecided.
+
+    Raises :class:`IllDefined` where a side has no value (see :func:`certify`).
+    """
+    return certify(statement, instance).counterexample
+
+
+def confirmation(statement: Statement):
+    """The statement's own ``confirm``, or the default ball-arithmetic certification."""
+    return statement.confirm or (lambda instance: confirm_in_high_precision(statement, instance))
+
+
+def confirmed(search: Search, instance: Instance) -> Counterexample | IllDefined | None:
+    """What certifying a suspicious instance found: a counterexample, the :class:`IllDefined` met, or ``None``."""
+    own = search.statement.confirm
+    try:
+        if own is not None:
+            return own(instance)
+        outcome = certify(search.statement, instance)
+    except IllDefined as error:
+        return error
+    search.certified += outcome.status == "violated"
+    if outcome.status == "inconclusive":
+        tally(search, instance, outcome)
+    return outcome.counterexample
+
+
+def tally(search: Search, instance: Instance, outcome: Certificate) -> None:
+    """Count an undecided instance: a candidate when its violation is far above rounding, else inconclusive."""
+    candidate = candidate_at(search.statement, instance, outcome.detail) if outcome.bound >= CANDIDATE_MARGIN else None
+    if candidate is None:
+        search.inconclusive += 1
+        return
+    search.candidate_count += 1
+    if len(search.candidates) < CANDIDATES_KEPT:
+        search.candidates.append(candidate)

@@ -1,0 +1,223 @@
+"""What a search reports: its counterexample, candidates, tightness, verdict, and the ill-defined instance.
+
+>>> Tightness(ratio=0.5, instance={"L": 2}, lhs=0.5, rhs=1.0).describe()
+'loose: 0.5 at best'
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from theorems.engine.search.limits import HIGH_PRECISION_DIGITS
+from theorems.engine.statement import Instance, jsonable
+
+
+@dataclasses.dataclass(frozen=True)
+class Counterexample:
+    """A certified violation: the instance, both sides at the worst element, and the margin.
+
+    ``method`` says how the violation was certified (ball arithmetic and its precision, an
+    exact infinity, or a statement's own statistical confirmation).
+    """
+
+    statement_id: str
+    instance: Instance
+    lhs: float
+    rhs: float
+    margin: float
+    relative_margin: float
+    size: int
+    method: str
+
+    def to_json(self) -> dict[str, Any]:
+        fields = dataclasses.asdict(self) | {"instance": jsonable(self.instance)}
+        return jsonable(fields)
+
+
+@dataclasses.dataclass(frozen=True)
+class Candidate:
+    """A float64 violation far above rounding that was not certified: not a proof, but a failed gate.
+
+    ``reason`` says why balls could not decide it (a function with no ball form, a side that called
+    ``float()``, a comparison still undecided at 1024 bits); ``high_precision_margin`` is the margin
+    re-evaluated with mpmath at :data:`HIGH_PRECISION_DIGITS` digits, ``None`` where the side cannot run there.
+    """
+
+    statement_id: str
+    instance: Instance
+    lhs: float
+    rhs: float
+    margin: float
+    relative_margin: float
+    high_precision_margin: float | None
+    reason: str
+
+    def describe(self) -> str:
+        high = ("not computable" if self.high_precision_margin is None
+                else f"{self.high_precision_margin:.6g} at {HIGH_PRECISION_DIGITS} digits")
+        return (f"candidate counterexample (not certified): lhs = {self.lhs!r}, rhs = {self.rhs!r}, float64 margin "
+                f"{self.margin:.6g} (relative {self.relative_margin:.3g}), high-precision margin {high}; "
+                f"not certified because {self.reason}")
+
+    def to_json(self) -> dict[str, Any]:
+        fields = dataclasses.asdict(self) | {"instance": jsonable(self.instance)}
+        return jsonable(fields)
+
+
+@dataclasses.dataclass(frozen=True)
+class Tightness:
+    """The largest ratio ``lhs/rhs`` (``rhs/lhs`` for ``>=``) the search met, and where.
+
+    A ratio near 1 means the bound is tight on the instances searched; far below 1, loose. It is
+    measured in float64 over instances with both sides finite and the bounding side positive;
+    it is a report, not a certified value.
+
+    >>> Tightness(ratio=0.99998, instance={"L": 2}, lhs=0.5, rhs=0.50001).describe()
+    'tight: 0.99998 at L = 2'
+    """
+
+    ratio: float
+    instance: Instance
+    lhs: float
+    rhs: float
+
+    TIGHT = 0.99
+    """A ratio at or above this is called tight."""
+
+    def describe(self) -> str:
+        if self.ratio >= self.TIGHT:
+            where = ", ".join(f"len({k}) = {len(v)}" if isinstance(v, np.ndarray) and v.ndim else f"{k} = {_short(v)}"
+                              for k, v in self.instance.items() if _short(v) is not None)
+            return f"tight: {self.ratio:.5g} at {where}" if where else f"tight: {self.ratio:.5g}"
+        return f"loose: {self.ratio:.3g} at best"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ratio": self.ratio, "lhs": self.lhs, "rhs": self.rhs, "instance": jsonable(self.instance),
+                "summary": self.describe()}
+
+
+def _short(value) -> str | None:
+    if isinstance(value, np.ndarray):
+        return f"[{len(value)} entries]" if value.ndim else None
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        return f"{float(value):.4g}"
+    return None
+
+
+class IllDefined(ValueError):
+    """A side of a statement has no value at an instance: it is ``nan``, ``inf − inf``, or it raises.
+
+    Not a counterexample and never "holds": ``check`` reports ``found == "ill-defined"``.
+    """
+
+    def __init__(self, statement_id: str, instance: Instance, side: str, reason: str) -> None:
+        self.statement_id, self.instance, self.side, self.reason = statement_id, instance, side, reason
+        super().__init__(f"statement {statement_id!r} is ill-defined at instance {jsonable(instance)!r}: "
+                         f"{side} {reason}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"statement": self.statement_id, "instance": jsonable(self.instance), "side": self.side,
+                "reason": self.reason}
+
+
+@dataclasses.dataclass(frozen=True)
+class Certificate:
+    """The outcome of certifying one instance: ``status`` is ``"violated"`` (with a counterexample),
+    ``"satisfied"`` (the float64 violation was rounding) or ``"inconclusive"``."""
+
+    status: str
+    counterexample: Counterexample | None = None
+    bits: int = 0
+    detail: str = ""
+    bound: float = np.inf
+    """For an undecided instance: a proved upper bound on the relative violation ``(lhs − rhs)/max(|lhs|, |rhs|)``
+    (``inf`` when balls could not bound it). Below :data:`CANDIDATE_MARGIN` the instance is rounding-level."""
+
+
+@dataclasses.dataclass(frozen=True)
+class SearchReport:
+    """What one search did: how many examples, how long, and what it found.
+
+    ``certified`` counts the certified violations met; ``candidates`` holds the first
+    :data:`CANDIDATES_KEPT` float64 violations far above rounding that balls could not certify
+    (:class:`Candidate`; ``candidate_count`` counts them all); ``inconclusive`` counts the rounding-level
+    ones that balls could neither prove nor rule out at 1024 bits; ``ill_defined`` is the first
+    :class:`IllDefined` met, if any.
+    """
+
+    statement_id: str
+    counterexample: Counterexample | None
+    examples: int
+    seconds: float
+    seconds_to_counterexample: float | None
+    float_artefacts: int
+    tightness: Tightness | None = None
+    inconclusive: int = 0
+    ill_defined: IllDefined | None = None
+    optimiser: str = "off"
+    """How the optimiser ran (or why it did not)."""
+    certified: int = 0
+    candidates: tuple[Candidate, ...] = ()
+    candidate_count: int = 0
+
+    @property
+    def examples_per_second(self) -> float:
+        return self.examples / self.seconds if self.seconds > 0 else float("inf")
+
+
+@dataclasses.dataclass(frozen=True)
+class Necessity:
+    """Whether a hypothesis is needed: a certified counterexample once it is broken, or none found."""
+
+    statement_id: str
+    hypothesis: str
+    needed: bool
+    counterexample: Counterexample | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"statement": self.statement_id, "hypothesis": self.hypothesis, "needed": self.needed,
+                "counterexample": self.counterexample.to_json() if self.counterexample else None}
+
+
+FOUND = ("holds", "refuted", "ill-defined", "candidate")
+"""What :func:`check` can find: ``"holds"`` (no certified counterexample, no candidate and no ill-defined
+instance; rounding-level inconclusive instances are counted in the report), ``"refuted"`` (a certified
+counterexample), ``"ill-defined"`` (a side has no value at some instance; never matches ``expected``) or
+``"candidate"`` (float64 violations far above rounding that balls could not certify: the bound is not
+shown to hold, nor proved false; never matches ``expected``, so the gate fails and says why)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Verdict:
+    """The verdict of one statement against what it is expected to be."""
+
+    statement_id: str
+    expected: str
+    found: str
+    report: SearchReport
+
+    @property
+    def matches(self) -> bool:
+        return self.expected == self.found
+
+    def to_json(self) -> dict[str, Any]:
+        cx, report = self.report.counterexample, self.report
+        return {
+            "id": self.statement_id, "expected": self.expected, "found": self.found, "matches": self.matches,
+            "examples": report.examples, "seconds": round(report.seconds, 4),
+            "examples_per_second": round(report.examples_per_second, 1),
+            "seconds_to_counterexample": report.seconds_to_counterexample,
+            "float_artefacts": report.float_artefacts, "inconclusive": report.inconclusive,
+            "certified": report.certified, "candidates": report.candidate_count,
+            "candidate": report.candidates[0].to_json() if report.candidates else None,
+            "counterexample": cx.to_json() if cx else None,
+            "tightness": report.tightness.to_json() if report.tightness else None,
+            "ill_defined": report.ill_defined.to_json() if report.ill_defined else None,
+        }

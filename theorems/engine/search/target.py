@@ -1,0 +1,79 @@
+"""The target phase: each instance's float64 outcome, and the scores Hypothesis's ``target()`` climbs.
+
+>>> from theorems import STATEMENTS
+>>> outcome = float_outcome(STATEMENTS["corollary1.own-key.upper"],
+...                         {"q": np.array([1.0]), "keys": np.array([[0.0], [-2.0]]), "T": 1.0})
+>>> outcome.suspicious, outcome.ratio > 1
+(True, True)
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from hypothesis import target
+
+from theorems.engine import sides
+from theorems.engine.precision import F64
+from theorems.engine.sides import SideError
+from theorems.engine.statement import Instance, Statement
+
+
+class Outcome(NamedTuple):
+    """An instance in float64: its worst relative margin, whether it calls for certification, the tightness
+    ratio and both sides where that ratio is largest (``nan`` when undefined), and the search's score."""
+
+    relative: float
+    suspicious: bool
+    ratio: float
+    lhs: float
+    rhs: float
+    score: float
+
+
+def float_outcome(statement: Statement, instance: Instance) -> Outcome:
+    """``(relative margin, suspicious, ratio, lhs, rhs, score)`` in float64: whether the float result calls for
+    certification, the tightness ratio at the element where it is largest (``nan`` when undefined), and the
+    search's score: the largest ratio among the elements that are not met with equality (the ratio when all
+    are). An element bounded by itself (ratio exactly 1 on a plateau) would otherwise hide the others from
+    ``target()`` and the optimiser."""
+    with np.errstate(all="ignore"):
+        try:
+            lhs, rhs = (np.atleast_1d(np.asarray(sides.evaluate(statement, side, instance, F64, timed=True), dtype=float))
+                        for side in ("lhs", "rhs"))
+            lhs, rhs = np.broadcast_arrays(lhs, rhs)
+        except SideError:
+            raise
+        except Exception:  # noqa: BLE001 - decided in balls: certified, or ill-defined with the side named
+            return Outcome(-1.0, True, np.nan, np.nan, np.nan, np.nan)
+        margin = statement.violation(lhs, rhs)
+        scale = np.maximum(np.abs(lhs), np.abs(rhs))
+        relative = np.where(scale > 0, margin / np.where(scale > 0, scale, 1), 0 * margin)
+        ratio, score = _ratio_and_score(statement, lhs, rhs)
+    if not np.all(np.isfinite(lhs) & np.isfinite(rhs)):  # nan and ±inf are decided in balls, never dropped
+        finite = relative[np.isfinite(relative)]
+        return Outcome((float(finite.max()) if finite.size else 1.0), True, *ratio, score)
+    return Outcome(float(np.max(relative)), bool(np.max(margin) > 0), *ratio, score)
+
+
+def _ratio_and_score(statement: Statement, lhs: np.ndarray, rhs: np.ndarray) -> tuple[tuple, float]:
+    """``((ratio, lhs, rhs), score)``: the largest ratio ``lhs/rhs`` (``rhs/lhs`` for ``>=``) over the elements
+    with both sides finite and the bounding one positive, with both sides there (``nan`` when there is none),
+    and the largest ratio among the elements not met with equality (the ratio when all are)."""
+    top, bottom = (lhs, rhs) if statement.relation == "<=" else (rhs, lhs)
+    with np.errstate(all="ignore"):
+        usable = np.isfinite(top) & np.isfinite(bottom) & (bottom > 0)
+        ratios = np.where(usable, top / np.where(usable, bottom, 1), -np.inf)
+    at = int(np.argmax(ratios))
+    ratio = (float(ratios.flat[at]), float(lhs.flat[at]), float(rhs.flat[at])) if usable.flat[at] else (np.nan,) * 3
+    unequal = usable & (top != bottom)
+    score = float(np.max(ratios[unequal])) if np.any(unequal) else ratio[0]
+    return ratio, score
+
+
+def aim(outcome: Outcome) -> None:
+    """Steer Hypothesis toward a violation: the relative margin, and the ratio past equality cases where it differs."""
+    target(outcome.relative, label="relative margin")
+    if np.isfinite(outcome.score) and outcome.score != outcome.ratio:
+        target(outcome.score, label="ratio past equality cases")

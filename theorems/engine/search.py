@@ -34,6 +34,7 @@ from theorems.engine.precision import ARB, BITS, F64, MP, NoBallForm, Undecided,
 from theorems.engine.sides import SideError
 from theorems.engine.statement import Instance, Statement, jsonable
 from theorems.engine.validation import check_integer
+from theorems.errors import IllDefined
 
 MAX_EXAMPLES = 1_000_000
 """The largest budget one search accepts: at the search's usual 100–3000 examples/s, a larger one
@@ -159,22 +160,6 @@ def _short(value) -> str | None:
     if isinstance(value, (float, np.floating)):
         return f"{float(value):.4g}"
     return None
-
-
-class IllDefined(ValueError):
-    """A side of a statement has no value at an instance: it is ``nan``, ``inf − inf``, or it raises.
-
-    Not a counterexample and never "holds": ``check`` reports ``found == "ill-defined"``.
-    """
-
-    def __init__(self, statement_id: str, instance: Instance, side: str, reason: str) -> None:
-        self.statement_id, self.instance, self.side, self.reason = statement_id, instance, side, reason
-        super().__init__(f"statement {statement_id!r} is ill-defined at instance {jsonable(instance)!r}: "
-                         f"{side} {reason}")
-
-    def to_json(self) -> dict[str, Any]:
-        return {"statement": self.statement_id, "instance": jsonable(self.instance), "side": self.side,
-                "reason": self.reason}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -501,7 +486,7 @@ def check_search_arguments(*, max_examples=None, seed=None, shrink_evaluations=S
     >>> check_search_arguments(seed=[1, 2])
     Traceback (most recent call last):
         ...
-    TypeError: seed=[1, 2] must be an integer, not list (or None for Hypothesis's own choice)
+    theorems.errors.InvalidArgumentType: seed=[1, 2] must be an integer, not list (or None for Hypothesis's own choice)
     """
     if max_examples is not None:
         check_integer(max_examples, name="max_examples", min_value=1, max_value=MAX_EXAMPLES,

@@ -18,6 +18,7 @@ from empirical import algorithms
 from empirical.heads.extraction import EMBEDDINGS
 from empirical.heads.loading import DEFAULT_MODEL, ModelUnavailableError, NoAttentionError
 from empirical.heads.text import WAR_AND_PEACE
+from theorems.errors import InvalidArgument
 
 
 def _ints(text: str) -> tuple[int, ...]:
@@ -150,7 +151,7 @@ def check_figures_options(*, results, out) -> dict:
 
     content = check_json_file(results, name="--results")
     if not isinstance(content, dict) or "model" not in content:
-        raise ValueError(f"--results={results!r} is JSON but not the results.json of `python -m empirical "
+        raise InvalidArgument(f"--results={results!r} is JSON but not the results.json of `python -m empirical "
                          "reproduce` (an object with the model and each algorithm's results)")
     check_output_path(out, name="--out", kind="directory")
     return content

@@ -39,6 +39,7 @@ from empirical.heads.stream import HeadStream, layers_per_block
 from empirical.heads.rows import BUDGET, Rows, count_blocks, map_rows, valid_rows
 from empirical.heads.text import windows
 from theorems.engine.tensors import is_torch
+from theorems.errors import InvalidArgument
 
 PAPER_LENGTHS = (32, 64, 128, 256, 512, 1024)
 PAPER_NS = (1, 5, 10, 20, 100)
@@ -81,17 +82,17 @@ class Setup:
         from empirical.heads.device import resolve
 
         if not isinstance(self.windows, int) or self.windows < 1:
-            raise ValueError(f"windows={self.windows!r} must be a positive integer")
+            raise InvalidArgument(f"windows={self.windows!r} must be a positive integer")
         self.device = resolve(self.device)  # checked before any forward pass
         if self.layers_per_block is not None and (isinstance(self.layers_per_block, bool) or
                                                   not isinstance(self.layers_per_block, int) or self.layers_per_block < 1):
-            raise ValueError(f"layers_per_block={self.layers_per_block!r} must be a positive integer (or None)")
+            raise InvalidArgument(f"layers_per_block={self.layers_per_block!r} must be a positive integer (or None)")
 
     def lengths(self, wanted) -> list[int]:
         """The lengths of ``wanted`` the model accepts (BERT-family encoders stop at 512)."""
         kept = [int(length) for length in wanted if int(length) <= self.loaded.max_length]
         if not kept:
-            raise ValueError(f"no length of {tuple(wanted)} fits {self.loaded.name} (at most {self.loaded.max_length})")
+            raise InvalidArgument(f"no length of {tuple(wanted)} fits {self.loaded.name} (at most {self.loaded.max_length})")
         return kept
 
     def token_ids(self, length: int) -> torch.Tensor:
@@ -348,7 +349,7 @@ def critical_grid(length: int, *, steps_per_octave: int = CRITICAL_STEPS_PER_OCT
     (19, 724)
     """
     if isinstance(length, bool) or not isinstance(length, int) or length < 2:
-        raise ValueError(f"length={length!r} must be an integer >= 2")
+        raise InvalidArgument(f"length={length!r} must be an integer >= 2")
     top = int(np.ceil(np.log2(length) * steps_per_octave))
     values = np.unique(np.round(2.0 ** (np.arange(top + 1) / steps_per_octave)).astype(int))
     return tuple(int(v) for v in values if v < length)

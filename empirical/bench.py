@@ -28,6 +28,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from theorems.errors import InvalidArgument, ModelRunFailed
+
 PAPER_TABLE1 = {1: 24 * 60, 2: 37 * 60, 3: 17 * 3600 + 4 * 60, 4: 7 * 60, 5: 60}
 """The paper's Table 1 in seconds: Alg. 1 24 min, Alg. 2 37 min, Alg. 3 17 h 4 min, Alg. 4 7 min, Alg. 5 1 min."""
 
@@ -54,7 +56,7 @@ def grids(scale: str = "paper") -> dict:
     if scale == "small":
         return dict(lengths=(32, 64, 128), ns=(1, 5, 10, 20, 100), separability_ns=(1, 2, 4, 8, 16, 32),
                     temperatures=algorithms.TEMPERATURES, **every)
-    raise ValueError(f"scale={scale!r} must be 'paper' or 'small'")
+    raise InvalidArgument(f"scale={scale!r} must be 'paper' or 'small'")
 
 
 def _lengths_of(number: int, options: dict, longest: int) -> list[int]:
@@ -185,7 +187,7 @@ def run(*, scale: str = "paper", algorithms=(1, 2, 3, 4, 5), text=None, tokenize
                     record = queue.get(timeout=5)
                 except Exception:  # queue.Empty: is the child still alive?
                     if not process.is_alive():
-                        raise RuntimeError(f"the benchmark of Alg. {number} died (exit code {process.exitcode})") from None
+                        raise ModelRunFailed(f"the benchmark of Alg. {number} died (exit code {process.exitcode})") from None
             process.join()
             record.update(name=NAMES[number], paper_seconds=PAPER_TABLE1[number], before_seconds=BEFORE[number],
                           text="War and Peace (GPT-2 tokenizer)" if text else "random token ids", device=device,
@@ -249,15 +251,15 @@ def check_output(path) -> Path:
         return check_output_path(path, name="--out", kind="file")
     path = Path(path)
     if path.is_dir():
-        raise ValueError(f"--out='{path}' is a directory; it must be the path of the Markdown file to write")
+        raise InvalidArgument(f"--out='{path}' is a directory; it must be the path of the Markdown file to write")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=path.parent):
             pass
     except OSError as error:
-        raise ValueError(f"--out='{path}' cannot be written: {error.strerror or error}") from None
+        raise InvalidArgument(f"--out='{path}' cannot be written: {error.strerror or error}") from None
     if path.exists() and not os.access(path, os.W_OK):
-        raise ValueError(f"--out='{path}' cannot be written: permission denied")
+        raise InvalidArgument(f"--out='{path}' cannot be written: permission denied")
     return path
 
 

@@ -18,6 +18,8 @@ import dataclasses
 
 import numpy as np
 
+from theorems.errors import InvalidArgument
+
 RELATIVE_TOLERANCE = 1e-7
 """A margin below this fraction of the sides is float64 rounding (the distance module's norms are
 computed by an expansion whose cancellation error is about 1e-8 of the largest term)."""
@@ -45,7 +47,7 @@ class Check:
 
     def __post_init__(self) -> None:
         if self.relation not in ("<=", ">="):
-            raise ValueError(f"relation={self.relation!r} must be '<=' or '>='")
+            raise InvalidArgument(f"relation={self.relation!r} must be '<=' or '>='")
 
 
 def expected_verdict(statement_id: str) -> str | None:

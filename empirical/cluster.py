@@ -29,6 +29,8 @@ import shutil
 import time
 from pathlib import Path
 
+from theorems.errors import InvalidArgument
+
 RETRIES = 2
 """Extra attempts for a task that raises (a dead worker's task is rescheduled by the scheduler anyway)."""
 LOCAL_WORKERS = 2
@@ -47,12 +49,12 @@ def check_cluster(cluster) -> str | None:
     >>> check_cluster("")
     Traceback (most recent call last):
         ...
-    ValueError: --cluster='' must be 'local' or a Dask scheduler address such as tcp://host:8786
+    theorems.errors.InvalidArgument: --cluster='' must be 'local' or a Dask scheduler address such as tcp://host:8786
     """
     if cluster is None or cluster == "local":
         return cluster
     if not isinstance(cluster, str) or ":" not in cluster or any(c.isspace() for c in cluster):
-        raise ValueError(f"--cluster={cluster!r} must be 'local' or a Dask scheduler address such as tcp://host:8786")
+        raise InvalidArgument(f"--cluster={cluster!r} must be 'local' or a Dask scheduler address such as tcp://host:8786")
     return cluster
 
 
@@ -60,7 +62,7 @@ def _client(cluster: str):
     try:
         from distributed import Client, LocalCluster
     except ImportError:
-        raise ValueError("--cluster needs Dask's distributed scheduler: pip install 'limitations-attention[cluster]'"
+        raise InvalidArgument("--cluster needs Dask's distributed scheduler: pip install 'limitations-attention[cluster]'"
                          ) from None
     if cluster == "local":
         local = LocalCluster(n_workers=LOCAL_WORKERS, threads_per_worker=1, processes=True, dashboard_address=None)

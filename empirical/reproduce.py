@@ -23,6 +23,7 @@ from empirical.checks import merge
 from empirical.figures import draw_all
 from empirical.heads.loading import load_model
 from empirical.report import render
+from theorems.errors import InvalidArgument, InvalidArgumentType
 
 ALGORITHMS = (1, 2, 3, 4, 5)
 
@@ -61,7 +62,7 @@ def run_algorithms(setup: Setup, *, which=ALGORITHMS, lengths=algorithms.PAPER_L
     """
     which = tuple(sorted(set(which)))
     if not which or any(a not in ALGORITHMS for a in which):
-        raise ValueError(f"algorithms={which!r} must be a non-empty subset of {ALGORITHMS}")
+        raise InvalidArgument(f"algorithms={which!r} must be a non-empty subset of {ALGORITHMS}")
     longest = max(setup.lengths(lengths))
     results, timings = ({} if partial is None else partial), {}
     jobs = {
@@ -96,32 +97,32 @@ def check_options(*, text, out, windows, embeddings, **options) -> None:
     >>> check_options(text=None, out="o", windows=1, embeddings="values", which=(7,))
     Traceback (most recent call last):
         ...
-    ValueError: --algorithms=(7,) must be a non-empty subset of (1, 2, 3, 4, 5); 7 is not
+    theorems.errors.InvalidArgument: --algorithms=(7,) must be a non-empty subset of (1, 2, 3, 4, 5); 7 is not
     """
     from empirical.heads.extraction import EMBEDDINGS
     from theorems.engine import validation
 
     unknown = set(options) - set(OPTION_NAMES)
     if unknown:
-        raise TypeError(f"unknown option(s) {sorted(unknown)}; expected some of {sorted(OPTION_NAMES)}")
+        raise InvalidArgumentType(f"unknown option(s) {sorted(unknown)}; expected some of {sorted(OPTION_NAMES)}")
     validation.check_output_path(out, name="--out", kind="directory")
     if text is not None:
         validation.check_text_file(text, name="--text")
     validation.check_integer(windows, name="--windows")
     if embeddings not in EMBEDDINGS:
-        raise ValueError(f"--embeddings={embeddings!r} must be one of {EMBEDDINGS}")
+        raise InvalidArgument(f"--embeddings={embeddings!r} must be one of {EMBEDDINGS}")
     for key, value in options.items():
         name = OPTION_NAMES[key]
         if key == "which":
             validation.check_subset(value, ALGORITHMS, name=name)
         elif key.endswith("_tokens"):
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
-                raise ValueError(f"{name}={value!r} must be a positive integer (or 0 on the command line: every token)")
+                raise InvalidArgument(f"{name}={value!r} must be a positive integer (or 0 on the command line: every token)")
         elif key in ("temperatures", "epsilons"):
             validation.check_finite_grid(value, name=name)
         elif value is not None:
             if not len(value):
-                raise ValueError(f"{name}={value!r} must not be empty")
+                raise InvalidArgument(f"{name}={value!r} must not be empty")
             for item in value:
                 validation.check_integer(item, name=name)
 
@@ -156,7 +157,7 @@ def check_memory(*, windows: int, heads: int, longest: int) -> None:
     >>> check_memory(windows=10**6, heads=1, longest=1024)
     Traceback (most recent call last):
         ...
-    ValueError: attention weights [--windows 1000000 × 1 heads × L 1024 × L 1024] would need 1048576000000 entries, more than the limit 536870912; lower --windows or --lengths
+    theorems.errors.InvalidArgument: attention weights [--windows 1000000 × 1 heads × L 1024 × L 1024] would need 1048576000000 entries, more than the limit 536870912; lower --windows or --lengths
     """
     from theorems.engine import validation
 

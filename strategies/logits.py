@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from theorems.engine.validation import (check_choices, check_drawn_size, check_integer, check_positive,
                                        validated_strategy)
+from theorems.errors import InvalidArgument
 
 SHAPES = ("free", "ties", "near-ties", "dominant", "extremes")
 """``free``: any values; ``ties``: few distinct values; ``near-ties``: values within 1e-9 of each
@@ -25,7 +26,7 @@ def lengths(*, min_length: int = 2, max_length: int = 32) -> st.SearchStrategy[i
     check_integer(min_length, name="min_length")
     check_drawn_size(max_length, name="max_length")
     if max_length < min_length:
-        raise ValueError(f"need 1 <= min_length <= max_length, got min_length={min_length}, max_length={max_length}")
+        raise InvalidArgument(f"need 1 <= min_length <= max_length, got min_length={min_length}, max_length={max_length}")
     return st.integers(min_length, max_length)
 
 
@@ -76,6 +77,6 @@ def log_uniform(*, min_value: float, max_value: float) -> st.SearchStrategy[floa
     check_positive(min_value, name="min_value")
     check_positive(max_value, name="max_value")
     if not max_value >= min_value:
-        raise ValueError(f"max_value={max_value!r} must be >= min_value={min_value!r}")
+        raise InvalidArgument(f"max_value={max_value!r} must be >= min_value={min_value!r}")
     low, high = np.log10(min_value), np.log10(max_value)
     return st.floats(low, high).map(lambda e: float(min(max(10.0 ** e, min_value), max_value)))

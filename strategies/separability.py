@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from strategies.logits import lengths, log_uniform, logits
 from strategies.sizes import top_n_sizes
 from theorems.engine.validation import check_choice, check_integer, check_number, validated_strategy
+from theorems.errors import InvalidArgument, InvalidArgumentType
 
 LAWS = ("uniform", "clustered", "antithetic")
 
@@ -82,7 +83,7 @@ def separability_instances(*, max_length: int = 8, max_dim: int = 6, assumption2
     check_number(min_acceptance, name="min_acceptance", min_value=0, max_value=1, exclude_min=True)
     for name, value in (("assumption2", assumption2), ("conditioned", conditioned)):
         if not isinstance(value, bool):
-            raise TypeError(f"{name}={value!r} must be True or False")
+            raise InvalidArgumentType(f"{name}={value!r} must be True or False")
     if not conditioned and not assumption2:
-        raise ValueError("conditioned=False breaks Assumption 2, which needs assumption2=True")
+        raise InvalidArgument("conditioned=False breaks Assumption 2, which needs assumption2=True")
     return _instances(max_length, max_dim, assumption2, law, conditioned, float(max_radius), float(min_acceptance))

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from theorems.engine.validation import check_integer, check_positive, validated_strategy
 # the samplers live with the mathematics that needs them (maths is below strategies); re-exported here
+from theorems.errors import InvalidArgument
 from theorems.maths.spherical import min_pairwise_distance, min_pairwise_distances, uniform_sphere
 
 __all__ = ["min_pairwise_distance", "min_pairwise_distances", "spherical_embeddings", "uniform_sphere"]
@@ -51,5 +52,5 @@ def spherical_embeddings(*, length: int | st.SearchStrategy[int], dim: int | st.
     if min_distance is not None:
         check_positive(min_distance, name="min_distance", strict=False)
         if min_distance > 2 * radius:
-            raise ValueError(f"min_distance={min_distance!r} exceeds the diameter 2*radius={2 * radius!r}")
+            raise InvalidArgument(f"min_distance={min_distance!r} exceeds the diameter 2*radius={2 * radius!r}")
     return _embeddings(length, dim, float(radius), min_distance, attempts)

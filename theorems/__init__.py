@@ -5,21 +5,26 @@
 'holds'
 
 Every public name is loaded on first use (PEP 562), so that ``import theorems.engine.plugin`` (at every
-pytest start, through the ``pytest11`` entry point) loads neither python-flint, mpmath nor the catalogue.
+pytest start, through the ``pytest11`` entry point) loads neither python-flint, mpmath nor the catalogue. The
+error classes (:mod:`theorems.errors`, which imports no project module) are exported here too.
 """
 
 import importlib
 
 _WHERE = {
     "theorems.engine.derivation": ("Derivation", "Link", "Term", "expect", "gate"),
-    "theorems.engine.precision": ("Undecided",),
     "theorems.engine.proof": ("Proof", "prove"),
-    "theorems.engine.search": ("Certificate", "Counterexample", "IllDefined", "Necessity", "SearchReport",
-                               "Tightness", "Verdict", "certify", "check", "investigate", "necessity", "refute"),
+    "theorems.engine.search": ("Certificate", "Counterexample", "Necessity", "SearchReport", "Tightness", "Verdict",
+                               "certify", "check", "investigate", "necessity", "refute"),
     "theorems.engine.statement": ("Hypothesis", "Statement"),
     # the catalogue imports the statement families, which import `strategies`, which imports
     # `theorems.maths.normalisers`: loaded lazily, `import strategies` has no import cycle
     "theorems.engine.catalogue": ("STATEMENTS", "select"),
+    # the error tree (docs/errors.md): `except TheoremsError` catches every error the suite raises
+    "theorems.errors": ("ExtractionMismatch", "IllDefined", "InvalidArgument", "InvalidArgumentType", "ModelError",
+                        "ModelRunFailed", "ModelUnavailableError", "NoAttentionError", "NoBallForm",
+                        "NoOutputProjectionError", "SideError", "SideValueError", "SlowSide", "TheoremsError",
+                        "TheoryFailure", "Undecided"),
 }
 _MODULE = {name: module for module, names in _WHERE.items() for name in names}
 

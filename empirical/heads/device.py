@@ -10,12 +10,14 @@ device(type='cpu')
 >>> resolve("tpu")
 Traceback (most recent call last):
     ...
-ValueError: --device='tpu' must be 'cpu', 'cuda' or 'cuda:<index>'
+theorems.errors.InvalidArgument: --device='tpu' must be 'cpu', 'cuda' or 'cuda:<index>'
 """
 
 from __future__ import annotations
 
 import torch
+
+from theorems.errors import InvalidArgument
 
 DEVICES = ("cpu", "cuda")
 
@@ -25,15 +27,15 @@ def resolve(name: str | torch.device = "cpu") -> torch.device:
     try:
         device = torch.device(name)
     except (RuntimeError, TypeError):
-        raise ValueError(f"--device={name!r} must be 'cpu', 'cuda' or 'cuda:<index>'") from None
+        raise InvalidArgument(f"--device={name!r} must be 'cpu', 'cuda' or 'cuda:<index>'") from None
     if device.type not in DEVICES:
-        raise ValueError(f"--device={name!r} must be 'cpu', 'cuda' or 'cuda:<index>'")
+        raise InvalidArgument(f"--device={name!r} must be 'cpu', 'cuda' or 'cuda:<index>'")
     if device.type == "cuda":
         if not torch.cuda.is_available():
-            raise ValueError(f"--device={name!r}: torch {torch.__version__} sees no CUDA device on this machine "
+            raise InvalidArgument(f"--device={name!r}: torch {torch.__version__} sees no CUDA device on this machine "
                              "(use --device cpu)")
         if device.index is not None and device.index >= torch.cuda.device_count():
-            raise ValueError(f"--device={name!r}: only {torch.cuda.device_count()} CUDA device(s) here")
+            raise InvalidArgument(f"--device={name!r}: only {torch.cuda.device_count()} CUDA device(s) here")
     return device
 
 

@@ -30,16 +30,13 @@ import sys
 import torch
 
 from empirical.heads.loading import LoadedModel, NoAttentionError
+from theorems.errors import ExtractionMismatch, InvalidArgument, InvalidArgumentType
 
 EMBEDDINGS = ("values", "keys", "hidden")
 """Which vectors play the embeddings ``x_i``: the head's values (default), keys, or the layer's input."""
 
 TOLERANCE = 1e-5
 """Largest accepted difference between the recomputed alpha and the model's own attentions."""
-
-
-class ExtractionMismatch(RuntimeError):
-    """alpha recomputed from q, k differs from the model's attentions: the architecture does more."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -84,7 +81,7 @@ class Heads:
         if kind == "hidden":
             batch, layers, length, width = self.hidden.shape
             return self.hidden[:, :, None].expand(batch, layers, self.q.shape[2], length, width)
-        raise ValueError(f"embeddings={kind!r} must be one of {EMBEDDINGS}")
+        raise InvalidArgument(f"embeddings={kind!r} must be one of {EMBEDDINGS}")
 
     def layer_embeddings(self, layer: int, kind: str = "values") -> torch.Tensor:
         """The embeddings of one layer, ``[B, head, L, d]``."""
@@ -193,7 +190,7 @@ def _layer_range(layers, total: int) -> range:
     if layers is None:
         return range(total)
     if not isinstance(layers, range) or layers.step != 1 or not 0 <= layers.start < layers.stop <= total:
-        raise ValueError(f"layers={layers!r} must be a non-empty range(start, stop) within the model's {total} layers")
+        raise InvalidArgument(f"layers={layers!r} must be a non-empty range(start, stop) within the model's {total} layers")
     return layers
 
 
@@ -210,13 +207,13 @@ def extract(loaded: LoadedModel, input_ids: torch.Tensor, *, tolerance: float = 
     (1, 2, 12, L)
     """
     if not isinstance(loaded, LoadedModel):
-        raise TypeError(f"loaded must be a LoadedModel (from empirical.heads.loading.load_model), not {type(loaded).__name__}")
+        raise InvalidArgumentType(f"loaded must be a LoadedModel (from empirical.heads.loading.load_model), not {type(loaded).__name__}")
     ids = torch.as_tensor(input_ids)
     ids = ids[None] if ids.ndim == 1 else ids
     if ids.ndim != 2 or ids.shape[1] < 1 or ids.dtype not in (torch.int64, torch.int32):
-        raise ValueError(f"input_ids must be integer token ids of shape [B, L] or [L], got {tuple(ids.shape)} {ids.dtype}")
+        raise InvalidArgument(f"input_ids must be integer token ids of shape [B, L] or [L], got {tuple(ids.shape)} {ids.dtype}")
     if ids.shape[1] > loaded.max_length:
-        raise ValueError(f"input_ids has L={ids.shape[1]} tokens; {loaded.name} accepts at most {loaded.max_length}")
+        raise InvalidArgument(f"input_ids has L={ids.shape[1]} tokens; {loaded.name} accepts at most {loaded.max_length}")
     chosen = _layer_range(layers, loaded.n_layers)
     calls: list[dict] = []
     with torch.no_grad(), _capture(loaded.model, calls, keep=chosen.__contains__):

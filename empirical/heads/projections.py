@@ -19,6 +19,7 @@ import torch
 
 from empirical.heads.extraction import Heads
 from empirical.heads.loading import LoadedModel
+from theorems.errors import InvalidArgument, InvalidArgumentType, NoOutputProjectionError
 
 OUTPUT_PROJECTIONS = {
     "bert": r"layer\.(\d+)\.attention\.output\.dense",
@@ -30,17 +31,13 @@ OUTPUT_PROJECTIONS = {
 """``model_type`` -> the module names of the attention output projections (group 1 = the layer)."""
 
 
-class NoOutputProjectionError(ValueError):
-    """The model's attention output projection ``W_O`` is not known for its architecture."""
-
-
 def output_projections(loaded: LoadedModel) -> torch.Tensor:
     """``W_O`` per layer and head as ``[layer, head, d_head, d_model]`` (``x @ W_O[l, h]`` is head ``h``'s part).
 
     GPT-2's ``Conv1D`` stores ``[in, out]``, ``nn.Linear`` ``[out, in]``; both come back as ``[in, out]``.
     """
     if not isinstance(loaded, LoadedModel):
-        raise TypeError(f"loaded must be a LoadedModel, not {type(loaded).__name__}")
+        raise InvalidArgumentType(f"loaded must be a LoadedModel, not {type(loaded).__name__}")
     model_type = loaded.model.config.model_type
     if model_type not in OUTPUT_PROJECTIONS:
         raise NoOutputProjectionError(f"{loaded.name} ({model_type}) exposes no known attention output projection "
@@ -67,6 +64,6 @@ def output_projections(loaded: LoadedModel) -> torch.Tensor:
 def output_contributions(heads: Heads, projections: torch.Tensor) -> torch.Tensor:
     """``v_i W_O^h`` for every window, layer, head and token: ``[B, layer, head, L, d_model]``."""
     if projections.shape[:3] != (heads.v.shape[1], heads.v.shape[2], heads.v.shape[-1]):
-        raise ValueError(f"projections {tuple(projections.shape)} do not match the heads' values "
+        raise InvalidArgument(f"projections {tuple(projections.shape)} do not match the heads' values "
                          f"{tuple(heads.v.shape)} ([layer, head, d_head, d_model] expected)")
     return torch.einsum("blhid,lhde->blhie", heads.v, projections.to(heads.v.dtype))

@@ -20,6 +20,7 @@ from collections.abc import Callable
 import torch
 
 from empirical.heads.extraction import Heads
+from theorems.errors import InvalidArgument, InvalidArgumentType
 
 STREAM_BYTES = 1 << 30
 """Bytes of float32 vectors (``q, k, v`` per head and the hidden state) one block of layers may hold."""
@@ -37,7 +38,7 @@ def layers_per_block(*, batch: int, length: int, heads: int, d_head: int, d_mode
     for name, value in (("batch", batch), ("length", length), ("heads", heads), ("d_head", d_head),
                         ("d_model", d_model), ("layers", layers), ("budget", budget)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise ValueError(f"{name}={value!r} must be a positive integer")
+            raise InvalidArgument(f"{name}={value!r} must be a positive integer")
     per_layer = batch * length * (3 * heads * d_head + d_model) * 4
     return max(1, min(layers, budget // per_layer))
 
@@ -47,10 +48,10 @@ class HeadStream:
 
     def __init__(self, extract_block: Callable[[range], Heads], *, layers: int, per_block: int):
         if not callable(extract_block):
-            raise TypeError(f"extract_block must be callable (range -> Heads), not {type(extract_block).__name__}")
+            raise InvalidArgumentType(f"extract_block must be callable (range -> Heads), not {type(extract_block).__name__}")
         for name, value in (("layers", layers), ("per_block", per_block)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise ValueError(f"{name}={value!r} must be a positive integer")
+                raise InvalidArgument(f"{name}={value!r} must be a positive integer")
         self._extract_block, self.layers, self.per_block = extract_block, layers, per_block
         self._start, self._block = None, None
         self.extractions = 0  # forward passes so far (what streaming costs in time)
@@ -59,7 +60,7 @@ class HeadStream:
     def _holding(self, layer: int) -> tuple[Heads, int]:
         """The block that holds ``layer`` (extracted now if it is not the current one), and its index there."""
         if isinstance(layer, bool) or not isinstance(layer, int) or not 0 <= layer < self.layers:
-            raise ValueError(f"layer={layer!r} must be an integer in [0, {self.layers})")
+            raise InvalidArgument(f"layer={layer!r} must be an integer in [0, {self.layers})")
         start = layer - layer % self.per_block
         if start != self._start:
             self._block = None  # free the previous block before the next forward pass

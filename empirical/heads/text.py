@@ -20,6 +20,7 @@ from pathlib import Path
 import torch
 
 from theorems.engine.validation import check_integer
+from theorems.errors import InvalidArgument, ModelRunFailed
 
 REPOSITORY = Path(__file__).resolve().parents[2]  # empirical/heads/text.py -> the checkout
 SHARED = REPOSITORY / ".." / "shared"
@@ -66,7 +67,7 @@ def token_ids(path: str | Path, *, tokenizer, count: int, begin: str | None = BO
     """The first ``count`` token ids of the text (without special tokens)."""
     count = check_integer(count, name="count", min_value=1)
     if tokenizer is None:
-        raise ValueError("tokenizer is None: the model has no tokenizer; pass --tokenizer PATH (e.g. the GPT-2 one "
+        raise InvalidArgument("tokenizer is None: the model has no tokenizer; pass --tokenizer PATH (e.g. the GPT-2 one "
                          f"at {GPT2_TOKENIZER})")
     total = len(read_text(path, begin=begin))
     characters = int(count * _CHARS_PER_TOKEN) + 1000
@@ -76,7 +77,7 @@ def token_ids(path: str | Path, *, tokenizer, count: int, begin: str | None = BO
             break
         characters *= 2
     if len(ids) < count:
-        raise ValueError(f"text {str(path)!r} has only {len(ids)} tokens, {count} were asked for")
+        raise InvalidArgument(f"text {str(path)!r} has only {len(ids)} tokens, {count} were asked for")
     return list(ids[:count])
 
 
@@ -104,11 +105,11 @@ def windows(path: str | Path, *, tokenizer, length: int, count: int = 1, start: 
     extra = len(prefix) + len(suffix)
     body = length - extra
     if body < 1:
-        raise ValueError(f"length={length} leaves no room for text next to {extra} special tokens")
+        raise InvalidArgument(f"length={length} leaves no room for text next to {extra} special tokens")
     ids = token_ids(path, tokenizer=tokenizer, count=start + body * count, begin=begin)[start:]
     rows = [ids[w * body:(w + 1) * body] for w in range(count)]  # loop over windows, not tokens
     rows = [prefix + row + suffix for row in rows]
     out = torch.tensor(rows, dtype=torch.long)  # [count, length]
     if out.shape[1] != length:
-        raise RuntimeError(f"windows of length {out.shape[1]} were built, {length} asked for")
+        raise ModelRunFailed(f"windows of length {out.shape[1]} were built, {length} asked for")
     return out

@@ -20,6 +20,7 @@ import torch
 
 from empirical.heads.extraction import Heads
 from empirical.readings.grid import Reading
+from theorems.errors import InvalidArgument, InvalidArgumentType
 
 
 def _embeddings(heads: Heads, kind: str, projections: torch.Tensor | None) -> torch.Tensor:
@@ -31,10 +32,10 @@ def _embeddings(heads: Heads, kind: str, projections: torch.Tensor | None) -> to
         return heads.embeddings("hidden")
     if kind == "output":
         if projections is None:
-            raise ValueError("reading x=output needs the model's output projections W_O (projections=...)")
+            raise InvalidArgument("reading x=output needs the model's output projections W_O (projections=...)")
         from empirical.heads.projections import output_contributions
         return output_contributions(heads, projections)
-    raise ValueError(f"x={kind!r} is not a reading of x_i")
+    raise InvalidArgument(f"x={kind!r} is not a reading of x_i")
 
 
 def context_rows(visible: torch.Tensor) -> torch.Tensor:
@@ -46,7 +47,7 @@ def context_rows(visible: torch.Tensor) -> torch.Tensor:
 def derive(heads: Heads, reading: Reading, *, projections: torch.Tensor | None = None) -> Heads:
     """The heads under ``reading`` (only its heads axes: ``x``, ``logits``, ``sink``, ``queries``)."""
     if not isinstance(heads, Heads):
-        raise TypeError(f"heads must be Heads (from empirical.heads.extraction.extract), not {type(heads).__name__}")
+        raise InvalidArgumentType(f"heads must be Heads (from empirical.heads.extraction.extract), not {type(heads).__name__}")
     x = _embeddings(heads, reading.get("x"), projections)
     q, k, visible, hidden, scaling, bias = heads.q, heads.k, heads.visible, heads.hidden, heads.scaling, heads.bias
     if reading.get("logits") == "unscaled":  # the heads rebuild logits as scaling · q kᵀ: scaling 1 is unscaled
@@ -60,7 +61,7 @@ def derive(heads: Heads, reading: Reading, *, projections: torch.Tensor | None =
     elif reading.get("queries") == "context":
         rows = context_rows(visible)
         if not len(rows):
-            raise ValueError(f"reading {reading.name!r}: no query row sees half of the {visible.shape[-1]} keys")
+            raise InvalidArgument(f"reading {reading.name!r}: no query row sees half of the {visible.shape[-1]} keys")
     if rows is not None:
         q, visible = q[..., rows, :], visible[:, rows]
         bias = None if bias is None else bias[..., rows, :]

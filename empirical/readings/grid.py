@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import dataclasses
 
+from theorems.errors import InvalidArgument
+
 HEADS_AXES = ("x", "logits", "sink", "queries")
 """Axes that change the heads themselves (one derived set of heads per combination, shared by claims)."""
 
@@ -148,17 +150,17 @@ def valid_names() -> list[str]:
 def parse(name: str) -> Reading:
     """``'x=keys+sink=dropped'`` -> :class:`Reading`; an unknown part is refused with the valid names."""
     if not isinstance(name, str) or not name.strip():
-        raise ValueError(f"reading {name!r} must be a non-empty string; valid: {', '.join(valid_names())}")
+        raise InvalidArgument(f"reading {name!r} must be a non-empty string; valid: {', '.join(valid_names())}")
     if name.strip() == "baseline":
         return Reading()
     changes = {}
     for part in name.split("+"):
         axis, _, value = part.strip().partition("=")
         if axis not in AXES or value not in AXES[axis].values():
-            raise ValueError(f"unknown reading {part!r} in {name!r}; valid readings: {', '.join(valid_names())} "
+            raise InvalidArgument(f"unknown reading {part!r} in {name!r}; valid readings: {', '.join(valid_names())} "
                              "(join several with '+')")
         if axis in changes:
-            raise ValueError(f"reading {name!r} sets {axis} twice")
+            raise InvalidArgument(f"reading {name!r} sets {axis} twice")
         if value != AXES[axis].default:
             changes[axis] = value
     return Reading(tuple(sorted(changes.items())))
@@ -168,11 +170,11 @@ def check_applies(reading: Reading, *, causal: bool | None, has_output_projectio
     """Refuse a reading the model cannot have (``None``: not known before loading, not refused here)."""
     for change in reading.changes:
         if change in CAUSAL_ONLY and causal is False:
-            raise ValueError(f"reading {reading.name!r} does not apply to {model}: it is an encoder without a causal "
+            raise InvalidArgument(f"reading {reading.name!r} does not apply to {model}: it is an encoder without a causal "
                              "mask (every query sees every key); drop it or use a causal model")
         if change in NEEDS_OUTPUT_PROJECTION and has_output_projection is False:
             from empirical.heads.projections import OUTPUT_PROJECTIONS
-            raise ValueError(f"reading {reading.name!r} does not apply to {model}: its attention output projection "
+            raise InvalidArgument(f"reading {reading.name!r} does not apply to {model}: its attention output projection "
                              f"W_O is not exposed (known for model types {sorted(OUTPUT_PROJECTIONS)})")
 
 

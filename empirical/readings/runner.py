@@ -26,6 +26,7 @@ from empirical.readings.claims import CLAIMS, verdict
 from empirical.readings.derive import derive
 from empirical.readings.grid import (AXES, NEEDS_OUTPUT_PROJECTION, Reading, check_applies, default_readings, parse,
                                      valid_names)
+from theorems.errors import InvalidArgument
 
 MULTI_LENGTH = ("fig2a", "fig2c")
 """Claims measured on every length of the grid; the others at the longest."""
@@ -92,16 +93,16 @@ def check_request(*, model: str, claims, readings, offline: bool | None = None) 
     >>> check_request(model="minilm", claims=["fig9"], readings=None)
     Traceback (most recent call last):
         ...
-    ValueError: unknown claim 'fig9'; valid claims: fig2a, fig2b, fig2c, fig3, fig4-slope, fig4-coincide
+    theorems.errors.InvalidArgument: unknown claim 'fig9'; valid claims: fig2a, fig2b, fig2c, fig3, fig4-slope, fig4-coincide
     """
     chosen = list(CLAIMS) if not claims else list(dict.fromkeys(claims))
     for claim in chosen:
         if claim not in CLAIMS:
-            raise ValueError(f"unknown claim {claim!r}; valid claims: {', '.join(CLAIMS)}")
+            raise InvalidArgument(f"unknown claim {claim!r}; valid claims: {', '.join(CLAIMS)}")
     parsed = None if not readings else [parse(name) for name in dict.fromkeys(readings)]
     for reading in parsed or []:
         if not any(reading.admits(claim) for claim in chosen):
-            raise ValueError(f"reading {reading.name!r} changes nothing in the claims {', '.join(chosen)}; "
+            raise InvalidArgument(f"reading {reading.name!r} changes nothing in the claims {', '.join(chosen)}; "
                              f"each axis applies to: " + "; ".join(
                                  f"{axis}: {', '.join(grid_axis.claims)}" for axis, grid_axis in AXES.items()))
     facts = model_facts(model, offline=offline)
@@ -258,7 +259,7 @@ def run(*, model: str, text, out, claims=None, readings=None, windows: int = 1, 
                   separability_ns=work.separability_ns, temperatures=work.temperatures, epsilons=work.epsilons)
     if work.tokens is not None and (isinstance(work.tokens, bool) or not isinstance(work.tokens, int)
                                     or work.tokens < 1):
-        raise ValueError(f"--tokens={work.tokens!r} must be a positive integer (or 0 on the command line: every token)")
+        raise InvalidArgument(f"--tokens={work.tokens!r} must be a positive integer (or 0 on the command line: every token)")
     began = time.perf_counter()
     loaded = loaded if loaded is not None else load_model(model, offline=offline, tokenizer=tokenizer)
     facts = {"model_type": loaded.model.config.model_type, "causal": loaded.causal}

@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from empirical.heads.extraction import Heads
+from theorems.errors import InvalidArgument
 
 
 def masked_softmax(z: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -53,7 +54,7 @@ def sensitivity_rows(heads: Heads, temperatures, epsilons, *, perturb: str, eps:
     from theorems.maths.gradient_sensitivity import random_directions
 
     if perturb not in ("logits", "query") or eps not in ("absolute", "relative"):
-        raise ValueError(f"perturb={perturb!r} must be 'logits' or 'query', eps={eps!r} 'absolute' or 'relative'")
+        raise InvalidArgument(f"perturb={perturb!r} must be 'logits' or 'query', eps={eps!r} 'absolute' or 'relative'")
 
     def function(rows) -> dict[str, np.ndarray]:
         block_seed = seed + 7919 * rows.window + 104729 * rows.layer + int(rows.index[0])

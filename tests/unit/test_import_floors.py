@@ -12,6 +12,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("theorems", "strategies", "empirical")
 
 FLOORS = (  # low to high; the first matching prefix decides (so the entry points come before their folders)
+    ("theorems.errors", -1),  # the error tree: it imports no project module, so every module may raise from it
     ("theorems.engine.cli", 4),  # the CLI, an entry point: it passes the statements' proofs to the ledger
     ("theorems.__main__", 4),
     ("theorems.engine", 0),

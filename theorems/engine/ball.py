@@ -22,6 +22,8 @@ from typing import Any
 import flint
 import numpy as np
 
+from theorems.errors import InvalidArgument, InvalidArgumentType, NoBallForm, TheoremsError, Undecided
+
 _ARRAY_TYPE: list[type] = []
 """The ball array type, :class:`theorems.engine.ballarray.BallArray`, registered by that module when it loads
 (:func:`use_array_type`): it builds on this module, so this module cannot import it without an import circle."""
@@ -34,39 +36,9 @@ def use_array_type(array_type: type) -> None:
 
 def _array_type() -> type:
     if not _ARRAY_TYPE:
-        raise RuntimeError("no ball array type: import theorems.engine.precision (the ball backend), which installs "
+        raise TheoremsError("no ball array type: import theorems.engine.precision (the ball backend), which installs "
                            "it, before computing with balls")
     return _ARRAY_TYPE[0]
-
-
-class Undecided(ArithmeticError):
-    """A comparison of two overlapping balls: its answer is not known at the working precision.
-
-    Raised by :class:`Ball` comparisons (and so by ``np.max``, ``np.sort``, ``np.where(a > b, ...)``
-    on object arrays of balls) instead of guessing; the certifier retries at a higher precision and
-    reports the instance as inconclusive when the answer is still unknown at :data:`MAX_BITS`.
-    """
-
-
-class NoBallForm(ArithmeticError):
-    """An operation that would leave ball arithmetic: it has no sound ball form here.
-
-    Raised instead of silently handing back a float64 (``float()`` of a ball that is not an exact
-    double, ``math.exp(ball)``, ``int()`` of a ball that is not an exact integer,
-    ``np.asarray(balls, float)``) or a numpy/scipy function that has no ball form (its name is in the
-    message). The certifier never certifies from such a side: the float64 violation becomes a
-    *candidate* counterexample with this reason (``docs/soundness.md``).
-
-    >>> import math
-    >>> math.exp(Ball(flint.arb(1) / 3))
-    Traceback (most recent call last):
-        ...
-    theorems.engine.ball.NoBallForm: float() of [0.333333333333333 +/- 3.71e-16] has no ball form here: it would drop the ball's radius (float(), math.*, np.asarray(..., float) call it); compute with xp (xp.exp, xp.log, ...) or numpy on the ball array
-    """
-
-    def __init__(self, operation: str, why: str = "") -> None:
-        self.operation = operation
-        super().__init__(f"{operation} has no ball form here" + (f": {why}" if why else ""))
 
 
 class Ball:
@@ -87,7 +59,7 @@ class Ball:
     >>> a * 3 > 1
     Traceback (most recent call last):
         ...
-    theorems.engine.ball.Undecided: [1.00000000000000 +/- 3.89e-16] > 1.00000000000000 is undecided at 53 bits
+    theorems.errors.Undecided: [1.00000000000000 +/- 3.89e-16] > 1.00000000000000 is undecided at 53 bits
     """
 
     __slots__ = ("arb",)
@@ -301,7 +273,7 @@ def _arb(value: Any):
         return _arb(float(value)) if value.strip().lower() in ("inf", "+inf", "-inf", "nan") else flint.arb(value)
     if isinstance(value, np.ndarray) and value.ndim == 0:
         return _arb(value.item())
-    raise TypeError(f"cannot make a ball of {type(value).__name__} {value!r}")
+    raise InvalidArgumentType(f"cannot make a ball of {type(value).__name__} {value!r}")
 
 
 def _exact(value: float):
@@ -402,7 +374,7 @@ def _ball_spectral_norm(matrix) -> Ball:
     """
     matrix = np.asarray(matrix, dtype=object)
     if matrix.ndim != 2 or matrix.size == 0:
-        raise ValueError(f"spectral_norm needs a non-empty matrix, got shape {matrix.shape}")
+        raise InvalidArgument(f"spectral_norm needs a non-empty matrix, got shape {matrix.shape}")
     approx = np.asarray([[midpoint(x) for x in row] for row in matrix], dtype=float)
     entries = [[_arb(x) for x in row] for row in matrix]
     if not np.all(np.isfinite(approx)):

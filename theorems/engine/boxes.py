@@ -25,6 +25,7 @@ import flint
 import numpy as np
 
 from theorems.engine.dual import DualArray, on_box
+from theorems.errors import InvalidArgument, InvalidArgumentType
 
 
 def _is_interval(value) -> bool:
@@ -40,7 +41,7 @@ def _intervals(name: str, value) -> np.ndarray | None:
         except (TypeError, ValueError):
             bounds = None
         if bounds is None or bounds.ndim < 2 or bounds.shape[-1] != 2:
-            raise ValueError(f"domain[{name!r}]={value!r}: a list must hold (low, high) pairs (nested for a matrix); "
+            raise InvalidArgument(f"domain[{name!r}]={value!r}: a list must hold (low, high) pairs (nested for a matrix); "
                              "pass a numpy array for a fixed vector")
         return bounds
     if isinstance(value, np.ndarray) and value.ndim >= 2 and value.shape[-1] == 2 and value.dtype.kind in "fi":
@@ -62,11 +63,11 @@ class Domain:
     @classmethod
     def parse(cls, domain: Mapping[str, Any]) -> "Domain":
         if not isinstance(domain, Mapping) or not domain:
-            raise TypeError(f"domain={domain!r} must be a non-empty mapping of instance keys to intervals or values")
+            raise InvalidArgumentType(f"domain={domain!r} must be a non-empty mapping of instance keys to intervals or values")
         keys, shapes, lows, highs, fixed = [], [], [], [], {}
         for name, value in domain.items():
             if not isinstance(name, str):
-                raise TypeError(f"domain keys must be strings, got {name!r}")
+                raise InvalidArgumentType(f"domain keys must be strings, got {name!r}")
             bounds = np.array([float(value[0]), float(value[1])]) if _is_interval(value) else _intervals(name, value)
             if bounds is None:
                 fixed[name] = value
@@ -74,13 +75,13 @@ class Domain:
             shape = bounds.shape[:-1]
             bounds = bounds.reshape(-1, 2)
             if not np.all(np.isfinite(bounds)) or np.any(bounds[:, 0] > bounds[:, 1]):
-                raise ValueError(f"domain[{name!r}]={value!r}: every interval must be finite with low <= high")
+                raise InvalidArgument(f"domain[{name!r}]={value!r}: every interval must be finite with low <= high")
             keys.append(name)
             shapes.append(shape)
             lows.extend(bounds[:, 0])
             highs.extend(bounds[:, 1])
         if not keys:
-            raise ValueError(f"domain={domain!r} has no interval: nothing to prove over (give at least one (low, high))")
+            raise InvalidArgument(f"domain={domain!r} has no interval: nothing to prove over (give at least one (low, high))")
         return cls(tuple(keys), tuple(shapes), np.array(lows), np.array(highs), dict(fixed), tuple(domain))
 
     @property

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 
 from theorems.engine.statement import RESULTS, Statement
+from theorems.errors import InvalidArgument
 
 FAMILIES = ("statements.vanishing.lemma1", "statements.vanishing.corollary1", "statements.separability.theorem2",
             "statements.distance.theorem1", "statements.distance.corollary2", "statements.gradient.lemma2",
@@ -17,9 +18,9 @@ def _collect() -> dict[str, Statement]:
     for family in FAMILIES:
         for statement in importlib.import_module(f"theorems.{family}").STATEMENTS:
             if statement.id in statements:
-                raise ValueError(f"statement id {statement.id!r} is defined twice")
+                raise InvalidArgument(f"statement id {statement.id!r} is defined twice")
             if not any(statement.id == r or statement.id.startswith(r + ".") for r in RESULTS):
-                raise ValueError(f"statement id {statement.id!r} must start with one of {RESULTS}")
+                raise InvalidArgument(f"statement id {statement.id!r} must start with one of {RESULTS}")
             statements[statement.id] = statement
     return statements
 

@@ -35,6 +35,7 @@ from hypothesis.strategies import SearchStrategy
 
 from theorems.engine.search import Counterexample, Verdict, check
 from theorems.engine.statement import VERDICTS, Hypothesis, Side, Statement, jsonable
+from theorems.errors import InvalidArgument, InvalidArgumentType
 
 LINK_RELATIONS = ("<=", ">=", "=")
 _SYMBOL = {"<=": "≤", ">=": "≥", "=": "="}
@@ -49,9 +50,9 @@ class Term:
 
     def __post_init__(self) -> None:
         if not isinstance(self.text, str) or not self.text:
-            raise ValueError(f"text={self.text!r} must be a non-empty string (the formula of this term)")
+            raise InvalidArgument(f"text={self.text!r} must be a non-empty string (the formula of this term)")
         if not callable(self.value):
-            raise TypeError(f"value must be a function (instance, xp) -> number, not {type(self.value).__name__}")
+            raise InvalidArgumentType(f"value must be a function (instance, xp) -> number, not {type(self.value).__name__}")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -71,20 +72,20 @@ class Link:
 
     def __post_init__(self) -> None:
         if self.relation not in LINK_RELATIONS:
-            raise ValueError(f"relation={self.relation!r} must be one of {LINK_RELATIONS}")
+            raise InvalidArgument(f"relation={self.relation!r} must be one of {LINK_RELATIONS}")
         if not isinstance(self.term, Term):
-            raise TypeError(f"term must be a Term, not {type(self.term).__name__}")
+            raise InvalidArgumentType(f"term must be a Term, not {type(self.term).__name__}")
         if not isinstance(self.justification, str) or not self.justification:
-            raise ValueError(f"justification={self.justification!r} must say why the link holds")
+            raise InvalidArgument(f"justification={self.justification!r} must say why the link holds")
         if self.expected not in VERDICTS:
-            raise ValueError(f"expected={self.expected!r} must be one of {VERDICTS}")
+            raise InvalidArgument(f"expected={self.expected!r} must be one of {VERDICTS}")
         _check_statistical(self.statistical)
 
 
 def _check_statistical(statistical) -> None:
     """``statistical=`` must be ``None`` or a function ``Statement -> Statement``; checked at construction."""
     if statistical is not None and not callable(statistical):
-        raise TypeError(f"statistical={statistical!r} must be None or a function Statement -> Statement (e.g. "
+        raise InvalidArgumentType(f"statistical={statistical!r} must be None or a function Statement -> Statement (e.g. "
                         f"lambda s: statistical(s, estimator)), not {type(statistical).__name__}")
 
 
@@ -114,14 +115,14 @@ class Derivation:
 
     def __post_init__(self) -> None:
         if not isinstance(self.start, Term):
-            raise TypeError(f"start must be a Term, not {type(self.start).__name__}")
+            raise InvalidArgumentType(f"start must be a Term, not {type(self.start).__name__}")
         if not isinstance(self.links, tuple) or not self.links:
-            raise ValueError(f"links={self.links!r} must be a non-empty tuple of Link")
+            raise InvalidArgument(f"links={self.links!r} must be a non-empty tuple of Link")
         for k, link in enumerate(self.links, 1):
             if not isinstance(link, Link):
-                raise TypeError(f"links[{k - 1}] must be a Link, not {type(link).__name__}")
+                raise InvalidArgumentType(f"links[{k - 1}] must be a Link, not {type(link).__name__}")
         if self.expected not in VERDICTS:
-            raise ValueError(f"expected={self.expected!r} must be one of {VERDICTS}")
+            raise InvalidArgument(f"expected={self.expected!r} must be one of {VERDICTS}")
         _check_statistical(self.statistical)
         # the conclusion's relation must exist: a chain mixing <= and >= proves nothing end to end
         self.relation  # noqa: B018  (raises)
@@ -136,7 +137,7 @@ class Derivation:
         """``<=`` or ``>=``: the direction of the whole chain (``=`` links go either way)."""
         directions = {link.relation for link in self.links} - {"="}
         if len(directions) > 1:
-            raise ValueError(f"derivation {self.id!r} mixes <= and >= links: it concludes nothing end to end")
+            raise InvalidArgument(f"derivation {self.id!r} mixes <= and >= links: it concludes nothing end to end")
         return directions.pop() if directions else "<="
 
     @property
@@ -157,7 +158,7 @@ class Derivation:
     def link_statements(self, index: int) -> tuple[Statement, ...]:
         """The Statement(s) of link ``index`` (1-based): one, or two (``≤`` and ``≥``) for an ``=`` link."""
         if isinstance(index, bool) or not isinstance(index, int) or not 1 <= index <= len(self.links):
-            raise ValueError(f"index={index!r} must be an integer in 1..{len(self.links)}")
+            raise InvalidArgument(f"index={index!r} must be an integer in 1..{len(self.links)}")
         link, previous = self.links[index - 1], self.terms[index - 1]
         relations = ("<=", ">=") if link.relation == "=" else (link.relation,)
         statements = []
@@ -282,7 +283,7 @@ def _link_report(derivation: Derivation, k: int, link: Link, max_examples, seed)
 def gate(derivation: Derivation, *, max_examples: int | None = None, seed: int | None = None) -> DerivationReport:
     """Check every link of ``derivation`` with the search engine, then its conclusion if a link fails."""
     if not isinstance(derivation, Derivation):
-        raise TypeError(f"derivation must be a Derivation, not {type(derivation).__name__}")
+        raise InvalidArgumentType(f"derivation must be a Derivation, not {type(derivation).__name__}")
     reports = tuple(_link_report(derivation, k, link, max_examples, seed) for k, link in enumerate(derivation.links, 1))
     conclusion = None
     if any(r.found != "holds" for r in reports):
@@ -321,14 +322,14 @@ class Expectation:
 
     def __post_init__(self) -> None:
         if not isinstance(self.target, (Statement, Derivation)):
-            raise TypeError(f"target must be a Statement or a Derivation, not {type(self.target).__name__}")
+            raise InvalidArgumentType(f"target must be a Statement or a Derivation, not {type(self.target).__name__}")
         if self.verdict is not None and self.verdict not in VERDICTS:
-            raise ValueError(f"verdict={self.verdict!r} must be one of {VERDICTS} or None")
+            raise InvalidArgument(f"verdict={self.verdict!r} must be one of {VERDICTS} or None")
         if self.tightness is not None:
             if isinstance(self.tightness, bool) or not isinstance(self.tightness, (int, float)) or not 0 < self.tightness <= 1:
-                raise ValueError(f"tightness={self.tightness!r} must be a number in (0, 1]")
+                raise InvalidArgument(f"tightness={self.tightness!r} must be a number in (0, 1]")
             if (self.verdict or self.target.expected) != "holds":
-                raise ValueError("tightness can only be pinned on a target expected to hold")
+                raise InvalidArgument("tightness can only be pinned on a target expected to hold")
 
     @property
     def expected(self) -> str:

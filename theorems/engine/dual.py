@@ -35,6 +35,7 @@ import numpy as np
 from theorems.engine.ball_linalg import _spectral as _arb_spectral_norm
 from theorems.engine.ballarray import wrap_object_arrays
 from theorems.engine.precision import Ball, Undecided, START_BITS, _bits, _root_of_squares
+from theorems.errors import InvalidArgument, InvalidArgumentType
 
 _RADII: list[tuple] = []
 
@@ -146,7 +147,7 @@ class Dual:
     def __float__(self) -> float:
         # a float of a quantity that varies over the box would silently evaluate the side at one point
         if not (self.value.is_exact() and all(g.is_zero() for g in self.gradient)):
-            raise TypeError(f"float() of {self.value}, which varies over the box: this side needs a fixed value here")
+            raise InvalidArgumentType(f"float() of {self.value}, which varies over the box: this side needs a fixed value here")
         return float(self.value)
 
     def __repr__(self) -> str:
@@ -298,7 +299,7 @@ def spectral_norm(matrix) -> Dual:
     any matrix, symmetric or not; the price of the lost signs is bisection instead of a move to a corner."""
     entries = np.asarray(matrix, dtype=object)
     if entries.ndim != 2 or entries.size == 0:
-        raise ValueError(f"spectral_norm needs a non-empty matrix, got shape {entries.shape}")
+        raise InvalidArgument(f"spectral_norm needs a non-empty matrix, got shape {entries.shape}")
     duals = [[as_dual(x) for x in row] for row in entries]
     centre = _arb_spectral_norm(flint.arb_mat([[x.centre for x in row] for row in duals]))
     value = _arb_spectral_norm(flint.arb_mat([[x.value for x in row] for row in duals]))
@@ -340,5 +341,5 @@ def as_dual(value: Any) -> Dual:
     """``value`` as a :class:`Dual` of the current box (a number becomes an exact constant)."""
     dual = _dual(value)
     if dual is NotImplemented:
-        raise TypeError(f"cannot make a dual of {type(value).__name__} {value!r}")
+        raise InvalidArgumentType(f"cannot make a dual of {type(value).__name__} {value!r}")
     return dual

@@ -27,6 +27,8 @@ import importlib
 import warnings
 from typing import Any
 
+from theorems.errors import InvalidArgument
+
 PROVIDERS = "hypothesis.internal.conjecture.providers"
 ENGINE = "hypothesis.internal.conjecture.engine"
 DATA = "hypothesis.internal.conjecture.data"
@@ -74,7 +76,7 @@ def _present(module: str, dotted: str) -> bool:
 def missing(hook: str | None = None) -> tuple[str, ...]:
     """The internals this Hypothesis lacks (all hooks, or one of :data:`CONTRACT`), as ``module.attribute``."""
     if hook is not None and hook not in CONTRACT:
-        raise ValueError(f"hook={hook!r} must be one of {tuple(CONTRACT)}")
+        raise InvalidArgument(f"hook={hook!r} must be one of {tuple(CONTRACT)}")
     hooks = CONTRACT if hook is None else {hook: CONTRACT[hook]}
     return tuple(f"{m}.{a}" for needs in hooks.values() for m, a in needs if not _present(m, a))
 

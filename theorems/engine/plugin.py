@@ -43,6 +43,7 @@ from pathlib import Path
 import pytest
 
 from theorems.engine import profiles
+from theorems.errors import TheoryFailure
 
 profiles.register()  # at import, before Hypothesis's plugin loads the profile named on the command line
 
@@ -52,10 +53,6 @@ PROPERTY = "theory."
 """Prefix of the JUnit properties (``item.user_properties``) a theory test records."""
 _TARGETS = {("theorems.engine.statement", "Statement"), ("theorems.engine.derivation", "Derivation"),
             ("theorems.engine.derivation", "Expectation")}
-
-
-class TheoryFailure(Exception):
-    """A verdict that differs from the expected one; its text is the whole failure report."""
 
 
 @pytest.hookimpl(tryfirst=True)  # before Hypothesis's plugin loads the profile: bad input is a usage error

@@ -35,7 +35,7 @@ import flint
 import mpmath
 import numpy as np
 
-# The ball type and its errors live in theorems.engine.ball, the bottom of the ball backend; the numpy and scipy
+# The ball type lives in theorems.engine.ball (its errors in theorems.errors), the bottom of the ball backend; the numpy and scipy
 # forms (ballarray, ball_linalg) build on it, and importing them here installs them, so that importing this module
 # (which the rest of the code does) is what makes numpy and scipy run on balls. The names stay importable from here.
 from theorems.engine.ball import (Ball, NoBallForm, Undecided, _arb, _ball, _ball_function, _ball_max,  # noqa: F401

@@ -17,6 +17,8 @@ import os
 
 from hypothesis import HealthCheck, settings
 
+from theorems.errors import InvalidArgument
+
 PREFIX = "theorems-"
 PROFILES = {"dev": 100, "ci": 300, "thorough": 3000}
 """Short name -> examples per search; registered as ``theorems-<short name>``."""
@@ -49,7 +51,7 @@ def load(name: str | None = None) -> str:
     register()
     name = full_name(name or os.environ.get("HYPOTHESIS_PROFILE") or "dev")
     if not registered(name):
-        raise ValueError(f"profile={name!r} must be one of {tuple(map(full_name, PROFILES))} "
+        raise InvalidArgument(f"profile={name!r} must be one of {tuple(map(full_name, PROFILES))} "
                              "or a profile registered with hypothesis.settings.register_profile")
     settings.load_profile(name)
     return name

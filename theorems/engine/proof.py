@@ -39,6 +39,7 @@ from theorems.engine.precision import F64, START_BITS, Undecided, _bits
 from theorems.engine.search import Counterexample, IllDefined, certify
 from theorems.engine.statement import Statement, jsonable
 from theorems.engine.validation import check_integer, check_number
+from theorems.errors import InvalidArgument, InvalidArgumentType
 
 STATUSES = ("proved", "refuted", "undecided")
 RANDOM_POINTS = 64
@@ -100,10 +101,10 @@ def prove(statement: Statement, domain: Mapping[str, Any] | None = None, *, slac
     (:mod:`theorems.engine.boxes`). See the module's docstring for what ``proved`` and ``slack`` mean.
     """
     if not isinstance(statement, Statement):
-        raise TypeError(f"statement must be a Statement, not {type(statement).__name__}")
+        raise InvalidArgumentType(f"statement must be a Statement, not {type(statement).__name__}")
     domain = statement.prove if domain is None else domain
     if domain is None:
-        raise ValueError(f"domain is required: {statement.id!r} declares no default domain (Statement.prove)")
+        raise InvalidArgument(f"domain is required: {statement.id!r} declares no default domain (Statement.prove)")
     check_number(slack, name="slack", min_value=0.0, max_value=1.0)
     check_number(max_seconds, name="max_seconds", min_value=0.0, max_value=86_400.0)
     check_integer(seed, name="seed", min_value=0)

@@ -11,7 +11,7 @@ otherwise read ``'100'`` as 100.0 and ``None`` as nan. A float64 side call slowe
 >>> check_side_value("1.5", statement_id="my.bound", side="rhs")
 Traceback (most recent call last):
     ...
-theorems.engine.sides.SideValueError: statement 'my.bound': rhs returned str '1.5'; a side must return a real number (int, float, numpy real scalar or array, ball) or an array of them
+theorems.errors.SideValueError: statement 'my.bound': rhs returned str '1.5'; a side must return a real number (int, float, numpy real scalar or array, ball) or an array of them
 >>> check_side_value(np.array([1.0, 2.0]), statement_id="my.bound", side="lhs").shape
 (2,)
 """
@@ -27,24 +27,13 @@ import mpmath
 import numpy as np
 
 from theorems.engine.precision import Ball
+from theorems.errors import SideError, SideValueError, SlowSide
 
 SIDE_SECONDS = 5.0
 """The default limit on one float64 call of a side, in seconds (``Statement.side_seconds`` overrides it):
 the search makes thousands of such calls, so a slower side cannot finish."""
 
 _SCALARS = (Ball, flint.arb, mpmath.mpf, int, float, np.integer, np.floating)
-
-
-class SideError(Exception):
-    """A side that cannot be checked at all (its value or its cost): raised before any verdict."""
-
-
-class SideValueError(SideError, TypeError):
-    """A side returned something that is not a real number or an array of real numbers."""
-
-
-class SlowSide(SideError, RuntimeError):
-    """One float64 call of a side took longer than its limit."""
 
 
 def _real_scalar(value) -> bool:

@@ -24,6 +24,7 @@ from hypothesis.strategies import SearchStrategy
 
 from theorems.engine.precision import to_float
 from theorems.engine.validation import check_integer
+from theorems.errors import IllDefined, InvalidArgument, InvalidArgumentType
 
 Instance = Mapping[str, Any]
 Side = Callable[[Instance, Any], Any]
@@ -91,41 +92,41 @@ class Statement:
 
     def __post_init__(self) -> None:
         if not _ID.match(self.id):
-            raise ValueError(f"id={self.id!r} must look like 'lemma1.reading' (lower case, dots)")
+            raise InvalidArgument(f"id={self.id!r} must look like 'lemma1.reading' (lower case, dots)")
         if self.relation not in RELATIONS:
-            raise ValueError(f"relation={self.relation!r} must be one of {RELATIONS}")
+            raise InvalidArgument(f"relation={self.relation!r} must be one of {RELATIONS}")
         if self.expected not in VERDICTS:
-            raise ValueError(f"expected={self.expected!r} must be one of {VERDICTS}")
+            raise InvalidArgument(f"expected={self.expected!r} must be one of {VERDICTS}")
         if self.source not in ("P", "R"):
-            raise ValueError(f"source={self.source!r} must be 'P' (paper) or 'R' (reconstructed)")
+            raise InvalidArgument(f"source={self.source!r} must be 'P' (paper) or 'R' (reconstructed)")
         if not isinstance(self.instances, SearchStrategy):
-            raise TypeError(f"instances must be a Hypothesis strategy, not {type(self.instances).__name__}")
+            raise InvalidArgumentType(f"instances must be a Hypothesis strategy, not {type(self.instances).__name__}")
         for name in ("lhs", "rhs", "size"):
             if not callable(getattr(self, name)):
-                raise TypeError(f"{name}={getattr(self, name)!r} must be a function (instance, xp) -> value")
+                raise InvalidArgumentType(f"{name}={getattr(self, name)!r} must be a function (instance, xp) -> value")
         if self.confirm is not None and not callable(self.confirm):
-            raise TypeError(f"confirm={self.confirm!r} must be None or a function (instance) -> Counterexample | None")
+            raise InvalidArgumentType(f"confirm={self.confirm!r} must be None or a function (instance) -> Counterexample | None")
         if not isinstance(self.hypotheses, tuple) or not all(isinstance(h, Hypothesis) for h in self.hypotheses):
-            raise TypeError(f"hypotheses={self.hypotheses!r} must be a tuple of Hypothesis values")
+            raise InvalidArgumentType(f"hypotheses={self.hypotheses!r} must be a tuple of Hypothesis values")
         if self.parameters is not None and not callable(self.parameters):
-            raise TypeError(f"parameters={self.parameters!r} must be None or a function (parameters, xp) -> instance")
+            raise InvalidArgumentType(f"parameters={self.parameters!r} must be None or a function (parameters, xp) -> instance")
         if self.prove is not None and not isinstance(self.prove, Mapping):
-            raise TypeError(f"prove={self.prove!r} must be None or a domain: a mapping of keys to intervals or values")
+            raise InvalidArgumentType(f"prove={self.prove!r} must be None or a domain: a mapping of keys to intervals or values")
         if self.max_examples is not None:
             check_integer(self.max_examples, name="max_examples", min_value=1, max_value=1_000_000)
         if self.side_seconds is not None and (isinstance(self.side_seconds, bool) or not isinstance(
                 self.side_seconds, (int, float)) or not 0 < self.side_seconds < float("inf")):
-            raise ValueError(f"side_seconds={self.side_seconds!r} must be a positive number of seconds (or None)")
+            raise InvalidArgument(f"side_seconds={self.side_seconds!r} must be a positive number of seconds (or None)")
         names = [h.name for h in self.hypotheses]
         if len(set(names)) != len(names):
-            raise ValueError(f"hypothesis names of {self.id!r} repeat: {names}")
+            raise InvalidArgument(f"hypothesis names of {self.id!r} repeat: {names}")
 
     def hypothesis(self, name: str) -> Hypothesis:
         for hypothesis in self.hypotheses:
             if hypothesis.name == name:
                 return hypothesis
         known = ", ".join(repr(h.name) for h in self.hypotheses) or "none"
-        raise ValueError(f"{self.id!r} has no hypothesis named {name!r}; it has {known}")
+        raise InvalidArgument(f"{self.id!r} has no hypothesis named {name!r}; it has {known}")
 
     def sides(self, instance: Instance, xp) -> tuple[Any, Any]:
         return self.lhs(instance, xp), self.rhs(instance, xp)
@@ -152,3 +153,6 @@ def jsonable(value: Any) -> Any:
     if value is None or isinstance(value, str):
         return value
     return getattr(value, "name", None) or repr(value)
+
+
+IllDefined.json_view = staticmethod(jsonable)  # theorems.errors imports nothing from the project: it is told here

@@ -18,16 +18,18 @@ before any expensive step. What a quantity function accepts, decided once:
 - **output paths**: checked writable before computing (:func:`check_output_path`).
 - **masks** (:func:`check_mask`): boolean, broadcastable to the weights or logits.
 
-Strategies raise :class:`InvalidArgument` (Hypothesis's own exception, also a ``ValueError``).
+A bad value raises :class:`~theorems.errors.InvalidArgument` (also a ``ValueError``, and Hypothesis's own
+``InvalidArgument``, which strategies raise), a wrong type :class:`~theorems.errors.InvalidArgumentType` (also a
+``TypeError``); both are :class:`~theorems.errors.TheoremsError` (``docs/errors.md``).
 
 >>> check_temperature(0.0)
 Traceback (most recent call last):
     ...
-ValueError: temperature=0.0 must be a finite number > 0
+theorems.errors.InvalidArgument: temperature=0.0 must be a finite number > 0
 >>> check_weights([2.0, -1.0, 0.5])
 Traceback (most recent call last):
     ...
-ValueError: alpha must be attention weights (entries >= 0 within 1e-06): entry [1] is -1.0; pass the softmax weights, not the logits
+theorems.errors.InvalidArgument: alpha must be attention weights (entries >= 0 within 1e-06): entry [1] is -1.0; pass the softmax weights, not the logits
 """
 
 from __future__ import annotations
@@ -43,7 +45,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from hypothesis.errors import InvalidArgument as _HypothesisInvalidArgument
+
+from theorems.errors import InvalidArgument, InvalidArgumentType
 
 from theorems.engine.tensors import is_torch
 
@@ -55,11 +58,6 @@ MAX_ENTRIES = 1 << 28
 """Largest float64 work array a request may need (2 GiB); more is refused with the size and a way out."""
 
 
-class InvalidArgument(_HypothesisInvalidArgument, ValueError):
-    """A strategy's bad argument: Hypothesis's ``InvalidArgument`` (as ``hypothesis.extra.numpy`` raises),
-    and a ``ValueError`` like every other bad argument of the project."""
-
-
 def _shown(value) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
@@ -68,18 +66,18 @@ def _shown(value) -> str:
 def _real(value, name: str) -> float:
     """``float(value)`` for a real number; a clear error for a bool, a complex, a string, None."""
     if isinstance(value, (bool, np.bool_)) or isinstance(value, (str, bytes)) or value is None:
-        raise TypeError(f"{name}={_shown(value)} must be a real number, not {type(value).__name__}")
+        raise InvalidArgumentType(f"{name}={_shown(value)} must be a real number, not {type(value).__name__}")
     if isinstance(value, numbers.Complex) and not isinstance(value, numbers.Real):
-        raise TypeError(f"{name}={_shown(value)} must be a real number, not complex")
+        raise InvalidArgumentType(f"{name}={_shown(value)} must be a real number, not complex")
     shape = getattr(value, "shape", None)
     if shape is not None and len(shape) > 0:  # float() of a one-entry array would pass for a number
-        raise TypeError(f"{name}={_shown(value)} must be a real number, not an array of shape {tuple(shape)}")
+        raise InvalidArgumentType(f"{name}={_shown(value)} must be a real number, not an array of shape {tuple(shape)}")
     if isinstance(value, np.ndarray):
         value = value[()]
     try:
         return float(value)
     except (TypeError, ValueError):
-        raise TypeError(f"{name}={_shown(value)} must be a real number, not {type(value).__name__}") from None
+        raise InvalidArgumentType(f"{name}={_shown(value)} must be a real number, not {type(value).__name__}") from None
 
 
 def check_number(value, *, name: str, min_value=None, max_value=None, exclude_min: bool = False,
@@ -96,12 +94,12 @@ def check_number(value, *, name: str, min_value=None, max_value=None, exclude_mi
     if not (finite and low_ok and high_ok):
         if min_value is not None and max_value is None and min_value == 0:
             want = f"{'>' if exclude_min else '>='} 0"
-            raise ValueError(f"{name}={_shown(value)} must be a finite number {want}"
+            raise InvalidArgument(f"{name}={_shown(value)} must be a finite number {want}"
                              + (" (or inf)" if allow_infinity else ""))
         low = "(" if exclude_min or min_value is None else "["
         high = ")" if exclude_max or max_value is None else "]"
         span = f"{low}{'-inf' if min_value is None else min_value}, {'inf' if max_value is None else max_value}{high}"
-        raise ValueError(f"{name}={_shown(value)} must be a {'number' if allow_infinity else 'finite number'} in {span}")
+        raise InvalidArgument(f"{name}={_shown(value)} must be a {'number' if allow_infinity else 'finite number'} in {span}")
     return value
 
 
@@ -114,7 +112,7 @@ def check_temperature(temperature, *, name: str = "temperature"):
     """A finite, normal number ``> 0`` (a subnormal ``T`` makes ``1/T`` overflow)."""
     check_positive(temperature, name=name)
     if _real(temperature, name) < SMALLEST_TEMPERATURE:
-        raise ValueError(f"{name}={_shown(temperature)} must be a finite number > 0 and normal "
+        raise InvalidArgument(f"{name}={_shown(temperature)} must be a finite number > 0 and normal "
                          f"(at least {SMALLEST_TEMPERATURE:.3g}; 1/{name} overflows below it)")
     return temperature
 
@@ -127,14 +125,14 @@ def check_integer(value, *, name: str, min_value: int | None = 1, max_value: int
     >>> check_integer(0, name="iterations")
     Traceback (most recent call last):
         ...
-    ValueError: iterations=0 must be an integer >= 1
+    theorems.errors.InvalidArgument: iterations=0 must be an integer >= 1
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name}={_shown(value)} must be an integer, not {type(value).__name__}{hint}")
+        raise InvalidArgumentType(f"{name}={_shown(value)} must be an integer, not {type(value).__name__}{hint}")
     if min_value is not None and value < min_value or max_value is not None and value > max_value:
         if max_value is None:
-            raise ValueError(f"{name}={value!r} must be an integer >= {min_value}{hint}")
-        raise ValueError(f"{name}={value!r} must be an integer in {min_value}..{max_value}{hint}")
+            raise InvalidArgument(f"{name}={value!r} must be an integer >= {min_value}{hint}")
+        raise InvalidArgument(f"{name}={value!r} must be an integer in {min_value}..{max_value}{hint}")
     return int(value)
 
 
@@ -151,7 +149,7 @@ def check_drawn_size(value, *, name: str, min_value: int = 1) -> int:
     >>> check_drawn_size(10**7, name="max_length")
     Traceback (most recent call last):
         ...
-    ValueError: max_length=10000000 must be an integer in 1..1024 (Hypothesis draws each value of the array one by one, a few thousand per example at most; for larger sizes draw a seed and generate with numpy, as strategies.distance.long_context_instances does)
+    theorems.errors.InvalidArgument: max_length=10000000 must be an integer in 1..1024 (Hypothesis draws each value of the array one by one, a few thousand per example at most; for larger sizes draw a seed and generate with numpy, as strategies.distance.long_context_instances does)
     """
     return check_integer(value, name=name, min_value=min_value, max_value=MAX_DRAWN,
                          hint=" (Hypothesis draws each value of the array one by one, a few thousand per example at "
@@ -166,7 +164,7 @@ def check_seed(seed, *, name: str = "seed") -> int:
 
 def check_choice(value, *, name: str, choices) -> str:
     if not isinstance(value, str) or value not in choices:
-        raise ValueError(f"{name}={_shown(value)} must be one of {tuple(choices)}")
+        raise InvalidArgument(f"{name}={_shown(value)} must be one of {tuple(choices)}")
     return value
 
 
@@ -174,13 +172,13 @@ def check_choices(values, *, name: str, choices) -> tuple[str, ...]:
     """A non-empty tuple (or list, set) of names, each one of ``choices``."""
     if isinstance(values, str) or not isinstance(values, (tuple, list, set, frozenset)) or not values \
             or not set(values) <= set(choices):
-        raise ValueError(f"{name}={_shown(values)} must be a non-empty tuple of names from {tuple(choices)}")
+        raise InvalidArgument(f"{name}={_shown(values)} must be a non-empty tuple of names from {tuple(choices)}")
     return tuple(values)
 
 
 def check_callable(value, *, name: str):
     if not callable(value):
-        raise TypeError(f"{name}={_shown(value)} must be callable, not {type(value).__name__}")
+        raise InvalidArgumentType(f"{name}={_shown(value)} must be callable, not {type(value).__name__}")
     return value
 
 
@@ -196,31 +194,31 @@ def check_array(value, *, name: str, ndim: int | None = None, min_ndim: int = 1,
     else:
         if isinstance(value, (str, bytes, bool, np.bool_)) or value is None or \
                 isinstance(value, np.ndarray) and value.dtype == bool:
-            raise TypeError(f"{name} must be an array of real numbers, got {type(value).__name__}: {_shown(value)}")
+            raise InvalidArgumentType(f"{name} must be an array of real numbers, got {type(value).__name__}: {_shown(value)}")
         try:
             if np.iscomplexobj(value):
-                raise TypeError(f"{name} must be real, got a complex array (the imaginary part would be dropped)")
+                raise InvalidArgumentType(f"{name} must be real, got a complex array (the imaginary part would be dropped)")
             raw = np.asarray(value)
             # strings, bytes, dates and booleans would be converted to numbers without a word
             if raw.dtype.kind not in "iufO" or raw.dtype == object and any(
                     isinstance(v, (str, bytes, bool, np.bool_)) or v is None for v in raw.flat):
-                raise TypeError(f"{name} must be an array of real numbers, got dtype {raw.dtype}: {_shown(value)}")
+                raise InvalidArgumentType(f"{name} must be an array of real numbers, got dtype {raw.dtype}: {_shown(value)}")
             array = raw.astype(float, copy=False)
         except (TypeError, ValueError) as error:
             if str(error).startswith(name):
                 raise
-            raise TypeError(f"{name} must be an array of real numbers, got {type(value).__name__}: "
+            raise InvalidArgumentType(f"{name} must be an array of real numbers, got {type(value).__name__}: "
                             f"{str(error).split('. ')[0]}") from None
         bad = ~np.isfinite(array) if not allow_infinity else np.isnan(array) | (array == -np.inf)
         if np.any(bad):
             where = np.argwhere(bad)[0].tolist()
-            raise ValueError(f"{name} must be finite; entry {where} is {float(array[tuple(where)])!r}")
+            raise InvalidArgument(f"{name} must be finite; entry {where} is {float(array[tuple(where)])!r}")
     if ndim is not None and array.ndim != ndim:
-        raise ValueError(f"{name} must have {ndim} dimension(s), got shape {array.shape}")
+        raise InvalidArgument(f"{name} must have {ndim} dimension(s), got shape {array.shape}")
     if array.ndim < min_ndim:
-        raise ValueError(f"{name} must have at least {min_ndim} dimension(s), got shape {array.shape}")
+        raise InvalidArgument(f"{name} must have at least {min_ndim} dimension(s), got shape {array.shape}")
     if array.ndim and array.shape[-1] < min_length:
-        raise ValueError(f"{name} must have at least {min_length} entries on its last axis, got shape {array.shape}")
+        raise InvalidArgument(f"{name} must have at least {min_length} entries on its last axis, got shape {array.shape}")
     return array
 
 
@@ -263,7 +261,7 @@ def check_weights(alpha, *, name: str = "alpha", valid=None, allow_unnormalised:
     >>> check_weights([5.0, 3.0, 2.0])
     Traceback (most recent call last):
         ...
-    ValueError: alpha must be attention weights summing to 1 (within 1e-06) over each row's valid keys: it sums to 10.0; pass allow_unnormalised=True for weights of another mass on purpose
+    theorems.errors.InvalidArgument: alpha must be attention weights summing to 1 (within 1e-06) over each row's valid keys: it sums to 10.0; pass allow_unnormalised=True for weights of another mass on purpose
     """
     eps = float_resolution(alpha) if resolution is None else resolution
     if is_torch(alpha):
@@ -275,7 +273,7 @@ def check_weights(alpha, *, name: str = "alpha", valid=None, allow_unnormalised:
     low = np.where(keys, array, 0.0) < -tol
     if np.any(low):
         where = np.argwhere(low)[0].tolist()
-        raise ValueError(f"{name} must be attention weights (entries >= 0 within {tol:g}): entry {where} is "
+        raise InvalidArgument(f"{name} must be attention weights (entries >= 0 within {tol:g}): entry {where} is "
                          f"{float(array[tuple(where)])!r}; pass the softmax weights, not the logits")
     if not allow_unnormalised:
         sums = np.sum(np.where(keys, array, 0.0), axis=-1)  # [...]
@@ -283,7 +281,7 @@ def check_weights(alpha, *, name: str = "alpha", valid=None, allow_unnormalised:
         if np.any(off):
             where = np.argwhere(off)[0].tolist() if off.ndim else []
             which = f"row {where} sums" if off.ndim else "it sums"
-            raise ValueError(f"{name} must be attention weights summing to 1 (within {tol:g}) over each row's valid "
+            raise InvalidArgument(f"{name} must be attention weights summing to 1 (within {tol:g}) over each row's valid "
                              f"keys: {which} to {float(sums[tuple(where)])!r}"
                              + ("; pass allow_unnormalised=True for weights of another mass on purpose" if opt_out
                                 else "; normalise the weights (this formula uses Σα = 1)"))
@@ -292,9 +290,9 @@ def check_weights(alpha, *, name: str = "alpha", valid=None, allow_unnormalised:
 
 def check_top_n(n, length: int, *, name: str = "n") -> int:
     if isinstance(n, (bool, np.bool_)) or not isinstance(n, numbers.Integral):
-        raise TypeError(f"{name}={_shown(n)} must be an integer")
+        raise InvalidArgumentType(f"{name}={_shown(n)} must be an integer")
     if not 1 <= n <= length:
-        raise ValueError(f"{name}={n!r} must lie in 1..L with L={length}")
+        raise InvalidArgument(f"{name}={n!r} must lie in 1..L with L={length}")
     return int(n)
 
 
@@ -304,10 +302,10 @@ def check_work(entries, *, what: str, limit: int = MAX_ENTRIES, way_out: str) ->
     >>> check_work(10**12, what="x [rows, L, d]", way_out="lower --rows")
     Traceback (most recent call last):
         ...
-    ValueError: x [rows, L, d] would need 1000000000000 entries, more than the limit 268435456; lower --rows
+    theorems.errors.InvalidArgument: x [rows, L, d] would need 1000000000000 entries, more than the limit 268435456; lower --rows
     """
     if entries > limit:
-        raise ValueError(f"{what} would need {entries} entries, more than the limit {limit}; {way_out}")
+        raise InvalidArgument(f"{what} would need {entries} entries, more than the limit {limit}; {way_out}")
 
 
 def check_output_path(path, *, name: str = "--out", kind: str = "file") -> Path:
@@ -317,32 +315,32 @@ def check_output_path(path, *, name: str = "--out", kind: str = "file") -> Path:
     >>> check_output_path("/dev/null/figure.png")
     Traceback (most recent call last):
         ...
-    ValueError: --out='/dev/null/figure.png' cannot be written: '/dev/null' is not a directory
+    theorems.errors.InvalidArgument: --out='/dev/null/figure.png' cannot be written: '/dev/null' is not a directory
     """
     if isinstance(path, (bool, int, float)) or path is None:
-        raise TypeError(f"{name}={_shown(path)} must be a path, not {type(path).__name__}")
+        raise InvalidArgumentType(f"{name}={_shown(path)} must be a path, not {type(path).__name__}")
     if isinstance(path, str) and not path.strip():
-        raise ValueError(f"{name}={path!r} is empty; name the {kind} to write (an empty path would write into the "
+        raise InvalidArgument(f"{name}={path!r} is empty; name the {kind} to write (an empty path would write into the "
                          "working directory)")
     path = Path(path)
     if kind == "file" and path.is_dir():
-        raise ValueError(f"{name}='{path}' is a directory; it must be the path of the output file to write")
+        raise InvalidArgument(f"{name}='{path}' is a directory; it must be the path of the output file to write")
     if kind == "directory" and path.exists() and not path.is_dir():
-        raise ValueError(f"{name}='{path}' is not a directory (an existing file); it must be a directory, existing or new")
+        raise InvalidArgument(f"{name}='{path}' is not a directory (an existing file); it must be a directory, existing or new")
     folder = path.parent if kind == "file" else path
     for ancestor in (folder, *folder.parents):  # the nearest existing ancestor must be a directory
         if ancestor.exists():
             if not ancestor.is_dir():
-                raise ValueError(f"{name}='{path}' cannot be written: '{ancestor}' is not a directory")
+                raise InvalidArgument(f"{name}='{path}' cannot be written: '{ancestor}' is not a directory")
             break
     try:
         folder.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=folder):
             pass
     except OSError as error:
-        raise ValueError(f"{name}='{path}' cannot be written: {error.strerror or error}") from None
+        raise InvalidArgument(f"{name}='{path}' cannot be written: {error.strerror or error}") from None
     if kind == "file" and path.exists() and not os.access(path, os.W_OK):
-        raise ValueError(f"{name}='{path}' cannot be written: permission denied")
+        raise InvalidArgument(f"{name}='{path}' cannot be written: permission denied")
     return path
 
 
@@ -396,27 +394,27 @@ def check_parameter(value, *, name: str, batch_shape: tuple[int, ...], strict: b
     >>> check_parameter(float("inf"), name="M", batch_shape=())
     Traceback (most recent call last):
         ...
-    ValueError: M=inf must be finite and > 0
+    theorems.errors.InvalidArgument: M=inf must be finite and > 0
     """
     if is_torch(value):
         value = value.detach().to(device="cpu").double().numpy()
     if isinstance(value, (bool, np.bool_, str, bytes)) or value is None:
-        raise TypeError(f"{name}={_shown(value)} must be a real number or array, not {type(value).__name__}")
+        raise InvalidArgumentType(f"{name}={_shown(value)} must be a real number or array, not {type(value).__name__}")
     if np.iscomplexobj(value):
-        raise TypeError(f"{name}={_shown(value)} must be real, not complex")
+        raise InvalidArgumentType(f"{name}={_shown(value)} must be real, not complex")
     try:
         array = np.asarray(value, dtype=float)
     except (TypeError, ValueError):
-        raise TypeError(f"{name}={_shown(value)} must be a real number or array, not {type(value).__name__}") from None
+        raise InvalidArgumentType(f"{name}={_shown(value)} must be a real number or array, not {type(value).__name__}") from None
     want = "> 0" if strict else ">= 0"
     finite = np.isfinite(array) | ((array == np.inf) if allow_infinity else False)
     if not np.all(finite & ((array > 0) if strict else (array >= 0))):
-        raise ValueError(f"{name}={_shown(value)} must be {'finite and ' if not allow_infinity else ''}{want}"
+        raise InvalidArgument(f"{name}={_shown(value)} must be {'finite and ' if not allow_infinity else ''}{want}"
                          + (" (+inf allowed)" if allow_infinity else ""))
     try:
         return np.broadcast_to(array, batch_shape)
     except ValueError:
-        raise ValueError(f"{name} of shape {array.shape} does not broadcast to the batch shape {batch_shape}") from None
+        raise InvalidArgument(f"{name} of shape {array.shape} does not broadcast to the batch shape {batch_shape}") from None
 
 
 def check_temperatures(values, *, name: str = "temperatures", allow_scalar: bool = True) -> np.ndarray:
@@ -431,7 +429,7 @@ def check_temperatures(values, *, name: str = "temperatures", allow_scalar: bool
     bad = ~(grid >= SMALLEST_TEMPERATURE)
     if np.any(bad):
         where = np.argwhere(bad)[0].tolist() if grid.ndim else []
-        raise ValueError(f"{name} must be finite, normal numbers > 0 (at least {SMALLEST_TEMPERATURE:.3g}); entry "
+        raise InvalidArgument(f"{name} must be finite, normal numbers > 0 (at least {SMALLEST_TEMPERATURE:.3g}); entry "
                          f"{where} is {float(grid[tuple(where)])!r}")
     return grid
 
@@ -442,18 +440,18 @@ def check_scale(logits: np.ndarray, temperature: float) -> None:
     >>> check_scale(np.array([1e10]), 1e-300)
     Traceback (most recent call last):
         ...
-    ValueError: logits / temperature overflows float64 (temperature=1e-300, largest |logit| 10000000000.0); use a larger temperature
+    theorems.errors.InvalidArgument: logits / temperature overflows float64 (temperature=1e-300, largest |logit| 10000000000.0); use a larger temperature
     """
     largest = float(np.max(np.abs(logits))) if logits.size else 0.0
     with np.errstate(over="ignore"):
         if not np.isfinite(largest / temperature):
-            raise ValueError(f"logits / temperature overflows float64 (temperature={temperature!r}, largest |logit| "
+            raise InvalidArgument(f"logits / temperature overflows float64 (temperature={temperature!r}, largest |logit| "
                              f"{largest!r}); use a larger temperature")
 
 
 def check_generator(rng, *, name: str = "rng") -> np.random.Generator:
     if not isinstance(rng, np.random.Generator):
-        raise TypeError(f"{name}={_shown(rng)} must be a numpy Generator (np.random.default_rng(seed)), "
+        raise InvalidArgumentType(f"{name}={_shown(rng)} must be a numpy Generator (np.random.default_rng(seed)), "
                         f"not {type(rng).__name__}")
     return rng
 
@@ -463,7 +461,7 @@ def check_shape(shape, *, name: str = "shape") -> tuple[int, ...]:
     if isinstance(shape, numbers.Integral) and not isinstance(shape, (bool, np.bool_)):
         shape = (shape,)
     if not isinstance(shape, (tuple, list)) or not shape:
-        raise TypeError(f"{name}={_shown(shape)} must be a non-empty tuple of positive integers")
+        raise InvalidArgumentType(f"{name}={_shown(shape)} must be a non-empty tuple of positive integers")
     for size in shape:
         check_integer(size, name=f"every entry of {name}={_shown(shape)}")
     return tuple(int(size) for size in shape)
@@ -483,13 +481,13 @@ def check_mask(mask, shape: tuple[int, ...], *, name: str = "mask", of: str = "a
         mask = mask.detach().cpu().numpy()
     valid = np.asarray(mask)
     if valid.dtype != bool:
-        raise TypeError(f"{name} must be boolean (True = key present), got dtype {valid.dtype}")
+        raise InvalidArgumentType(f"{name} must be boolean (True = key present), got dtype {valid.dtype}")
     try:
         valid = np.broadcast_to(valid, shape)
     except ValueError:
-        raise ValueError(f"{name} of shape {valid.shape} does not broadcast to {of}'s shape {shape}") from None
+        raise InvalidArgument(f"{name} of shape {valid.shape} does not broadcast to {of}'s shape {shape}") from None
     if every_row and valid.size and not np.all(valid.any(axis=-1)):
-        raise ValueError(f"{name} must leave at least one valid key in every row")
+        raise InvalidArgument(f"{name} must leave at least one valid key in every row")
     return valid
 
 
@@ -503,12 +501,12 @@ def check_subset(values, allowed, *, name: str) -> tuple:
     >>> check_subset((1, 7), (1, 2, 3, 4, 5), name="--algorithms")
     Traceback (most recent call last):
         ...
-    ValueError: --algorithms=(1, 7) must be a non-empty subset of (1, 2, 3, 4, 5); 7 is not
+    theorems.errors.InvalidArgument: --algorithms=(1, 7) must be a non-empty subset of (1, 2, 3, 4, 5); 7 is not
     """
     values = tuple(values)
     bad = [v for v in values if v not in tuple(allowed)]
     if not values or bad:
-        raise ValueError(f"{name}={values!r} must be a non-empty subset of {tuple(allowed)}"
+        raise InvalidArgument(f"{name}={values!r} must be a non-empty subset of {tuple(allowed)}"
                          + (f"; {bad[0]!r} is not" if bad else ""))
     return values
 
@@ -519,13 +517,13 @@ def check_finite_grid(values, *, name: str, positive: bool = True) -> tuple[floa
     >>> check_finite_grid((0.1, float("nan")), name="--temperatures")
     Traceback (most recent call last):
         ...
-    ValueError: --temperatures=(0.1, nan) must hold finite numbers > 0; nan is not
+    theorems.errors.InvalidArgument: --temperatures=(0.1, nan) must hold finite numbers > 0; nan is not
     """
     values = tuple(values)
     bad = [v for v in values if isinstance(v, bool) or not isinstance(v, numbers.Real)
            or not math.isfinite(float(v)) or (positive and v <= 0)]
     if not values or bad:
-        raise ValueError(f"{name}={values!r} must hold finite numbers{' > 0' if positive else ''}"
+        raise InvalidArgument(f"{name}={values!r} must hold finite numbers{' > 0' if positive else ''}"
                          + (f"; {bad[0]!r} is not" if bad else ""))
     return values
 
@@ -536,11 +534,11 @@ def check_below(values, limit: int, *, name: str, what: str) -> tuple[int, ...]:
     >>> check_below((1, 5, 2000), 1024, name="--ns", what="the context length L = 1024")
     Traceback (most recent call last):
         ...
-    ValueError: --ns=(1, 5, 2000) must stay below the context length L = 1024; 2000 does not
+    theorems.errors.InvalidArgument: --ns=(1, 5, 2000) must stay below the context length L = 1024; 2000 does not
     """
     bad = [v for v in values if not v < limit]
     if bad:
-        raise ValueError(f"{name}={tuple(values)!r} must stay below {what}; {bad[0]!r} does not")
+        raise InvalidArgument(f"{name}={tuple(values)!r} must stay below {what}; {bad[0]!r} does not")
     return tuple(values)
 
 
@@ -548,7 +546,7 @@ def check_at_most(values, limit: int, *, name: str, what: str) -> tuple[int, ...
     """Every value ``<= limit`` (e.g. each context length at most the model's positions)."""
     bad = [v for v in values if not v <= limit]
     if bad:
-        raise ValueError(f"{name}={tuple(values)!r} must be at most {what}; {bad[0]!r} is not")
+        raise InvalidArgument(f"{name}={tuple(values)!r} must be at most {what}; {bad[0]!r} is not")
     return tuple(values)
 
 
@@ -558,7 +556,7 @@ def check_json_file(path, *, name: str) -> Any:
     >>> check_json_file("/no/such/results.json", name="--results")
     Traceback (most recent call last):
         ...
-    ValueError: --results='/no/such/results.json' does not exist; it must be a JSON file
+    theorems.errors.InvalidArgument: --results='/no/such/results.json' does not exist; it must be a JSON file
     """
     import json
 
@@ -566,7 +564,7 @@ def check_json_file(path, *, name: str) -> Any:
     try:
         return json.loads(Path(path).read_text(encoding="utf-8-sig"))
     except json.JSONDecodeError as error:
-        raise ValueError(f"{name}={str(path)!r} is not valid JSON ({error})") from None
+        raise InvalidArgument(f"{name}={str(path)!r} is not valid JSON ({error})") from None
 
 
 def check_text_file(path, *, name: str = "--text", kind: str = "a UTF-8 text file"):
@@ -575,28 +573,28 @@ def check_text_file(path, *, name: str = "--text", kind: str = "a UTF-8 text fil
     >>> check_text_file("/no/such/file")
     Traceback (most recent call last):
         ...
-    ValueError: --text='/no/such/file' does not exist; it must be a UTF-8 text file
+    theorems.errors.InvalidArgument: --text='/no/such/file' does not exist; it must be a UTF-8 text file
     """
     if isinstance(path, str) and not path.strip():
-        raise ValueError(f"{name}={path!r} is empty; it must name {kind}")
+        raise InvalidArgument(f"{name}={path!r} is empty; it must name {kind}")
     path = Path(path)
     if not path.exists():
-        raise ValueError(f"{name}={str(path)!r} does not exist; it must be {kind}")
+        raise InvalidArgument(f"{name}={str(path)!r} does not exist; it must be {kind}")
     if not path.is_file():
-        raise ValueError(f"{name}={str(path)!r} is not a file; it must be {kind}")
+        raise InvalidArgument(f"{name}={str(path)!r} is not a file; it must be {kind}")
     data = path.read_bytes()
     if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        raise ValueError(f"{name}={str(path)!r} is UTF-16 (byte-order mark {data[:2]!r}); it must be UTF-8: "
+        raise InvalidArgument(f"{name}={str(path)!r} is UTF-16 (byte-order mark {data[:2]!r}); it must be UTF-8: "
                          f"convert it, e.g. `iconv -f UTF-16 -t UTF-8 {path} > {path.stem}-utf8.txt`")
     nul = data.find(bytes(1))
     if nul >= 0:
-        raise ValueError(f"{name}={str(path)!r} holds NUL bytes (offset {nul}): a binary file, not "
+        raise InvalidArgument(f"{name}={str(path)!r} holds NUL bytes (offset {nul}): a binary file, not "
                          "UTF-8 text")
     try:
         data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise ValueError(f"{name}={str(path)!r} is not UTF-8 text (byte {data[error.start]:#04x} at offset "
+        raise InvalidArgument(f"{name}={str(path)!r} is not UTF-8 text (byte {data[error.start]:#04x} at offset "
                          f"{error.start}); it must be {kind}") from None
     if not data.strip():
-        raise ValueError(f"{name}={str(path)!r} is empty; it must hold text")
+        raise InvalidArgument(f"{name}={str(path)!r} is empty; it must hold text")
     return path

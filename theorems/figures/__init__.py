@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from theorems.engine.validation import check_integer, check_output_path
+from theorems.errors import InvalidArgumentType
 
 
 def save_figure(figure, path, *, dpi: int = 130, rect=None) -> Path:
@@ -15,7 +16,7 @@ def save_figure(figure, path, *, dpi: int = 130, rect=None) -> Path:
     import matplotlib.pyplot as plt
 
     if not hasattr(figure, "savefig"):
-        raise TypeError(f"figure must be a matplotlib Figure, not {type(figure).__name__}")
+        raise InvalidArgumentType(f"figure must be a matplotlib Figure, not {type(figure).__name__}")
     check_integer(dpi, name="dpi")
     path = check_output_path(path, name="path")
     figure.tight_layout(**({"rect": rect} if rect is not None else {}))

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from theorems.errors import InvalidArgument, InvalidArgumentType
 from theorems.maths.spherical import uniform_sphere
 from theorems.maths.distance import distance, expected_distance, fixed_bound, random_main_sum
 from theorems.engine.validation import (check_array, check_choice, check_integer, check_number, check_output_path,
@@ -84,7 +85,7 @@ def _grid(*, lengths, n, top_n, length) -> list[tuple[int, int]]:
     """``[(L, N), ...]``: ``N`` fixed against the ``lengths``, or ``L = length`` fixed against ``top_n``."""
     def integers(values, name):
         if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__") or not len(values):
-            raise TypeError(f"{name}={values!r} must be a non-empty sequence of positive integers")
+            raise InvalidArgumentType(f"{name}={values!r} must be a non-empty sequence of positive integers")
         return [check_integer(v, name=f"every entry of {name}") for v in values]
     if top_n is not None:
         length = check_integer(length, name="length")
@@ -92,7 +93,7 @@ def _grid(*, lengths, n, top_n, length) -> list[tuple[int, int]]:
     n = check_integer(n, name="n")
     grid = [(l, n) for l in integers(lengths, "lengths")]
     if any(l < n for l, _ in grid):
-        raise ValueError(f"every entry of lengths={tuple(lengths)!r} must be >= n={n}")
+        raise InvalidArgument(f"every entry of lengths={tuple(lengths)!r} must be >= n={n}")
     return grid
 
 
@@ -104,9 +105,9 @@ def slope(xs, ys) -> float:
     """
     xs, ys = check_array(xs, name="xs", ndim=1, min_length=2), check_array(ys, name="ys", ndim=1, min_length=2)
     if xs.shape != ys.shape:
-        raise ValueError(f"xs and ys must have the same length, got {len(xs)} and {len(ys)}")
+        raise InvalidArgument(f"xs and ys must have the same length, got {len(xs)} and {len(ys)}")
     if np.any(xs <= 0) or np.any(ys < 0):
-        raise ValueError("xs must be > 0 and ys >= 0 (a slope on log-log axes)")
+        raise InvalidArgument("xs must be > 0 and ys >= 0 (a slope on log-log axes)")
     return float(np.polyfit(np.log(xs), np.log(np.maximum(ys, 1e-300)), 1)[0])
 
 

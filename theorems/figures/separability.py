@@ -20,6 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
+from theorems.errors import InvalidArgumentType
 from theorems.maths.spherical import min_pairwise_distances
 from theorems.maths.separability_sampling import sample_configurations
 from theorems.maths.separability import (default_radius, separability_lower_bound, separability_upper_bound,
@@ -42,7 +43,7 @@ def measure(*, rows: int = 32, length: int = 512, dim: int = 64, radius: float =
     check_positive(radius, name="radius")
     check_seed(seed)
     if isinstance(sizes, (str, bytes)) or not hasattr(sizes, "__iter__") or not len(sizes):
-        raise TypeError(f"sizes={sizes!r} must be a non-empty sequence of integers N in 1..length-1")
+        raise InvalidArgumentType(f"sizes={sizes!r} must be a non-empty sequence of integers N in 1..length-1")
     for n in sizes:
         check_integer(n, name=f"every N in sizes={tuple(sizes)!r} (Alg. 4 needs a non-selected key: N < length)",
                       max_value=length - 1)
@@ -78,7 +79,7 @@ def measure(*, rows: int = 32, length: int = 512, dim: int = 64, radius: float =
 def plot(results: dict, out: Path) -> Path:
     """Two panels (peaked, flat attention) in the style of the paper's Fig. 3."""
     if not isinstance(results, dict) or "regimes" not in results:
-        raise TypeError(f"results must be the dict that measure() returns, not {type(results).__name__}")
+        raise InvalidArgumentType(f"results must be the dict that measure() returns, not {type(results).__name__}")
     out = check_output_path(out, name="out")
     import matplotlib
     matplotlib.use("Agg")

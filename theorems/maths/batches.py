@@ -14,6 +14,7 @@ import numpy as np
 
 from theorems.engine.tensors import is_torch  # noqa: F401  (also importable from here, as before)
 from theorems.engine.validation import check_array, check_top_n
+from theorems.errors import InvalidArgument, InvalidArgumentType
 
 
 def _check_selection(alpha, valid, n) -> tuple[np.ndarray, np.ndarray, int]:
@@ -21,11 +22,11 @@ def _check_selection(alpha, valid, n) -> tuple[np.ndarray, np.ndarray, int]:
     alpha = check_array(alpha, name="alpha")
     valid = np.asarray(valid)
     if valid.dtype != bool:
-        raise TypeError(f"valid must be a boolean array (True = key present), got dtype {valid.dtype}")
+        raise InvalidArgumentType(f"valid must be a boolean array (True = key present), got dtype {valid.dtype}")
     try:
         valid = np.broadcast_to(valid, alpha.shape)
     except ValueError:
-        raise ValueError(f"valid of shape {valid.shape} does not broadcast to alpha's shape {alpha.shape}") from None
+        raise InvalidArgument(f"valid of shape {valid.shape} does not broadcast to alpha's shape {alpha.shape}") from None
     return alpha, valid, check_top_n(n, alpha.shape[-1])
 
 
@@ -49,7 +50,7 @@ def check_n(n, valid: np.ndarray) -> int:
     """``n`` in ``1..(the least number of valid keys in a row)``."""
     least = int(valid.sum(axis=-1).min()) if valid.size else valid.shape[-1]
     if least < 1:
-        raise ValueError("mask leaves a row without any valid key (a row of mask is all False)")
+        raise InvalidArgument("mask leaves a row without any valid key (a row of mask is all False)")
     return check_top_n(n, least, name="n")
 
 

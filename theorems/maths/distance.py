@@ -43,6 +43,7 @@ from scipy.stats import norm as _normal
 
 from theorems.engine.validation import (check_choice, check_integer, check_mask, check_number, check_seed,
                                         check_weights, check_work, float_resolution)
+from theorems.errors import InvalidArgument
 from theorems.maths.batches import check_n, is_torch, like, to_numpy, top_n_mask, top_n_order
 
 READINGS = ("sum", "norm")
@@ -93,11 +94,11 @@ def _inputs(alpha, x, n, mask, *, need_x: bool = True, allow_unnormalised: bool 
     if need_x:
         x = to_numpy(x, name="x")  # [..., L, d]
         if x.ndim < 2 or x.shape[-2] != length:
-            raise ValueError(f"x must have shape [..., L, d] with L={length} (the last axis of alpha), got {x.shape}")
+            raise InvalidArgument(f"x must have shape [..., L, d] with L={length} (the last axis of alpha), got {x.shape}")
         try:
             np.broadcast_shapes(alpha.shape[:-1], x.shape[:-2])
         except ValueError:
-            raise ValueError(f"the leading dimensions of alpha {alpha.shape[:-1]} and x {x.shape[:-2]} do not broadcast") from None
+            raise InvalidArgument(f"the leading dimensions of alpha {alpha.shape[:-1]} and x {x.shape[:-2]} do not broadcast") from None
     valid = check_mask(mask, alpha.shape)  # [..., L]
     n = check_n(n, valid)  # first: a row without valid keys is a mask error, not a weights error
     if not scores:
@@ -279,7 +280,7 @@ def subsets(length: int, n: int) -> np.ndarray:
     n = check_integer(n, name="n", max_value=length)
     count = math.comb(length, n)
     if count > EXACT_MAX_SUBSETS:
-        raise ValueError(f"subsets({length}, {n}) would enumerate C({length}, {n}) = {count} subsets, more than "
+        raise InvalidArgument(f"subsets({length}, {n}) would enumerate C({length}, {n}) = {count} subsets, more than "
                          f"EXACT_MAX_SUBSETS={EXACT_MAX_SUBSETS}; estimate by Monte Carlo instead "
                          "(expected_distance(..., method='monte-carlo'))")
     index = np.array(list(combinations(range(length), n)), dtype=np.intp).reshape(-1, n)  # [C, n]
@@ -318,7 +319,7 @@ def expected_distance(alpha, x, n: int, *, reading: str = "sum", method: str = "
     count = math.comb(length, n)
     exact = method == "exact" or (method == "auto" and count <= EXACT_LIMIT)
     if exact and count > EXACT_MAX_SUBSETS:
-        raise ValueError(f"method='exact' would enumerate C({length}, {n}) = {count} subsets, more than "
+        raise InvalidArgument(f"method='exact' would enumerate C({length}, {n}) = {count} subsets, more than "
                          f"EXACT_MAX_SUBSETS={EXACT_MAX_SUBSETS}; use method='monte-carlo' (samples=...) or "
                          "method='auto', which switches to Monte Carlo")
     rows = math.prod(batch)

@@ -25,6 +25,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from theorems.errors import InvalidArgument, InvalidArgumentType
 from theorems.maths.normalisers import Normaliser
 from theorems.engine.precision import F64
 from theorems.engine.tensors import is_torch
@@ -130,11 +131,11 @@ def normaliser_jacobian(normaliser: Normaliser, logits, *, xp=F64):
     [[0.25, -0.25], [-0.25, 0.25]]
     """
     if not isinstance(normaliser, Normaliser) or not normaliser.general_form or normaliser.dF is None:
-        raise ValueError(f"normaliser={normaliser!r} must be a general-form Normaliser with F and dF "
+        raise InvalidArgument(f"normaliser={normaliser!r} must be a general-form Normaliser with F and dF "
                          "(sparsemax/entmax/sigmoid have no F; use jacobian_autograd)")
     l = check_logits(logits)
     if l.ndim != 1:
-        raise ValueError(f"logits must be one vector [L], got shape {l.shape}")
+        raise InvalidArgument(f"logits must be one vector [L], got shape {l.shape}")
     length = l.shape[-1]
     F, dF = normaliser.F(l, length, xp), normaliser.dF(l, length, xp)  # [L], [L]
     S = np.sum(F)
@@ -152,14 +153,14 @@ def torch_function(normaliser: Normaliser) -> Callable:
     function instead.
     """
     if not isinstance(normaliser, Normaliser):
-        raise TypeError(f"normaliser={normaliser!r} must be a Normaliser (theorems.maths.normalisers), "
+        raise InvalidArgumentType(f"normaliser={normaliser!r} must be a Normaliser (theorems.maths.normalisers), "
                         f"not {type(normaliser).__name__}")
     torch = _torch()
     if normaliser.name == "sigmoid(-log L)":
         return lambda l: torch.sigmoid(l - np.log(l.shape[-1]))
     if normaliser.general_form:
         return lambda l: _normalise_torch(normaliser.F(l, l.shape[-1], _torch_backend()))
-    raise ValueError(f"normaliser={normaliser!r} has no smooth torch form here; pass a torch function instead")
+    raise InvalidArgument(f"normaliser={normaliser!r} has no smooth torch form here; pass a torch function instead")
 
 
 def _normalise_torch(weights):
@@ -175,17 +176,17 @@ def jacobian_autograd(normaliser_or_fn, logits):
     """
     function = torch_function(normaliser_or_fn) if isinstance(normaliser_or_fn, Normaliser) else normaliser_or_fn
     if not callable(function):
-        raise TypeError(f"normaliser_or_fn must be a Normaliser or a torch function, not {type(function).__name__}")
+        raise InvalidArgumentType(f"normaliser_or_fn must be a Normaliser or a torch function, not {type(function).__name__}")
     array, was_torch = _as_numpy(logits)
     array = check_logits(array, allow_object=False)
     if array.ndim != 1:
-        raise ValueError(f"logits must be one vector [L], got shape {array.shape}")
+        raise InvalidArgument(f"logits must be one vector [L], got shape {array.shape}")
     torch = _torch()
     point = torch.tensor(array, dtype=torch.float64)
     weights = function(point)
     if not is_torch(weights) or tuple(weights.shape) != tuple(point.shape):
         shape = tuple(weights.shape) if is_torch(weights) else type(weights).__name__
-        raise ValueError(f"normaliser_or_fn must map logits [L] to weights [L] (a torch tensor of shape "
+        raise InvalidArgument(f"normaliser_or_fn must map logits [L] to weights [L] (a torch tensor of shape "
                          f"{tuple(point.shape)}), got {shape}: its Jacobian would not be [L, L]")
     jacobian = torch.func.jacrev(function)(point)  # [L, L]
     return jacobian if was_torch else jacobian.detach().numpy()

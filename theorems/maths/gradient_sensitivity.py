@@ -23,6 +23,7 @@ import dataclasses
 
 import numpy as np
 
+from theorems.errors import InvalidArgument, InvalidArgumentType
 from theorems.maths.gradient import _as_numpy, _back, _softmax_weights
 from theorems.engine.validation import (check_array, check_integer, check_logits, check_mask,
                                  check_positive, check_scale, check_seed, check_shape, check_temperatures,
@@ -38,7 +39,7 @@ def _grid(values, *, name: str) -> np.ndarray:
     values, _ = _as_numpy(values)
     grid = np.atleast_1d(check_temperatures(values, name=name))
     if grid.ndim != 1:
-        raise ValueError(f"{name} must be a number or a 1-d grid, got shape {grid.shape}")
+        raise InvalidArgument(f"{name} must be a number or a 1-d grid, got shape {grid.shape}")
     return grid
 
 
@@ -226,7 +227,7 @@ def causal_mask(queries: int, length: int) -> np.ndarray:
 
 def _check_result(result) -> None:
     if not isinstance(result, Sensitivity):
-        raise TypeError(f"result must be the Sensitivity that algorithm5 returns, not {type(result).__name__}")
+        raise InvalidArgumentType(f"result must be the Sensitivity that algorithm5 returns, not {type(result).__name__}")
 
 
 def fig4_claims(result: Sensitivity) -> dict:

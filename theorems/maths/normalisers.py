@@ -23,6 +23,7 @@ import numpy as np
 from theorems.engine.precision import F64
 from theorems.engine.validation import (check_callable, check_integer, check_logits, check_number, check_positive,
                                  check_temperature)
+from theorems.errors import InvalidArgumentType
 
 
 @dataclasses.dataclass(frozen=True)
@@ -193,7 +194,7 @@ def entmax_bisect(*, alpha: float = 1.5, iterations: int = 200) -> Normaliser:
     >>> entmax_bisect(iterations=0)
     Traceback (most recent call last):
         ...
-    ValueError: iterations=0 must be an integer >= 1
+    theorems.errors.InvalidArgument: iterations=0 must be an integer >= 1
     """
     check_number(alpha, name="alpha", min_value=1, exclude_min=True)
     iterations = check_integer(iterations, name="iterations")
@@ -228,7 +229,7 @@ def general(*, name: str, F: Callable, F_range: Callable, dF: Callable | None = 
     [0.3333333333333333, 0.6666666666666666]
     """
     if not isinstance(name, str) or not name:
-        raise TypeError(f"name={name!r} must be a non-empty string")
+        raise InvalidArgumentType(f"name={name!r} must be a non-empty string")
     check_callable(F, name="F")
     check_callable(F_range, name="F_range")
     if dF is not None:

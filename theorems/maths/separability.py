@@ -35,6 +35,7 @@ import numpy as np
 
 from theorems.engine.validation import (check_array, check_integer, check_mask, check_number, check_parameter,
                                         check_positive, check_seed, check_top_n, check_weights)
+from theorems.errors import InvalidArgument
 from theorems.maths.batches import check_n, like, to_numpy, top_n_order
 
 EXPONENTS = {"2M^2": 2.0, "16M^2": 16.0}
@@ -46,7 +47,7 @@ def _weights(alpha, mask):
     array = to_numpy(alpha, name="alpha")  # [..., L]
     valid = check_mask(mask, array.shape)
     if valid.size and valid.sum(axis=-1).min() < 1:
-        raise ValueError("mask leaves a row without any valid key (a row of mask is all False)")
+        raise InvalidArgument("mask leaves a row without any valid key (a row of mask is all False)")
     check_weights(alpha, valid=valid, opt_out=False)
     return array, valid
 
@@ -91,7 +92,7 @@ def xi_squared(selected, *, M, delta):
     if not (isinstance(selected, np.ndarray) and selected.dtype == object):  # the high-precision backends pass
         selected = check_array(selected, name="selected")
         if np.any(selected < 0):
-            raise ValueError(f"selected must be non-negative attention weights; its least entry is {selected.min()!r}")
+            raise InvalidArgument(f"selected must be non-negative attention weights; its least entry is {selected.min()!r}")
     for name, value, strict in (("M", M, True), ("delta", delta, False)):
         if _plain(value):  # mpmath, python-flint or any other backend's numbers pass as they are
             check_number(value, name=name, min_value=0, exclude_min=strict)
@@ -101,7 +102,7 @@ def xi_squared(selected, *, M, delta):
         try:
             np.broadcast_shapes(np.shape(value), np.shape(selected))
         except ValueError:
-            raise ValueError(f"{name} of shape {np.shape(value)} does not broadcast against selected of shape "
+            raise InvalidArgument(f"{name} of shape {np.shape(value)} does not broadcast against selected of shape "
                              f"{np.shape(selected)}") from None
     others = np.sum(selected, axis=-1, keepdims=True) - selected          # A  [..., n]
     others_sq = np.sum(selected * selected, axis=-1, keepdims=True) - selected * selected  # B  [..., n]
@@ -120,7 +121,7 @@ def _shape_params(a, M, delta, r=None, *, with_r: bool = False):
     M = check_parameter(M, name="M", batch_shape=batch)
     delta = check_parameter(delta, name="delta", batch_shape=batch, strict=False)
     if np.any(delta > 2 * M * (1 + 1e-9)):  # an ulp of rounding in a computed 2M is not an error
-        raise ValueError("delta must be <= 2*M: two points of a sphere of radius M are at most 2M apart")
+        raise InvalidArgument("delta must be <= 2*M: two points of a sphere of radius M are at most 2M apart")
     if not with_r:
         return M, delta
     return M, delta, check_parameter(r, name="r", batch_shape=batch, allow_infinity=True)
@@ -157,7 +158,7 @@ def separability_upper_bound(alpha, n: int, r, *, M, delta, exponent: str = "2M^
     0.6065
     """
     if exponent not in EXPONENTS:
-        raise ValueError(f"exponent={exponent!r} must be one of {tuple(EXPONENTS)}")
+        raise InvalidArgument(f"exponent={exponent!r} must be one of {tuple(EXPONENTS)}")
     a, valid = _weights(alpha, mask)
     n = check_n(n, valid)
     M, delta, r = _shape_params(a, M, delta, r, with_r=True)
@@ -176,10 +177,10 @@ def _distances(alpha, x, n, mask):
     x = check_array(to_numpy(x, name="x"), name="x", min_ndim=2)                # [..., L, d]
     try:  # alpha [L] against x [S, L, d] (Monte Carlo) or alpha [..., L] against x [L, d]: one common batch
         batch = np.broadcast_shapes(a.shape[:-1], x.shape[:-2])
-        if x.shape[-2] != a.shape[-1]:
-            raise ValueError
     except ValueError:
-        raise ValueError(f"x of shape {x.shape} must be [..., L, d] matching alpha's shape {a.shape}") from None
+        batch = None
+    if batch is None or x.shape[-2] != a.shape[-1]:
+        raise InvalidArgument(f"x of shape {x.shape} must be [..., L, d] matching alpha's shape {a.shape}")
     a, valid = np.broadcast_to(a, batch + a.shape[-1:]), np.broadcast_to(valid, batch + a.shape[-1:])
     x = np.broadcast_to(x, batch + x.shape[-2:])
     selected, _ = _selection(a, valid, n)
@@ -264,7 +265,7 @@ def estimate_separable_fraction(alpha, n: int, r, *, M: float, dim: int, delta: 
 
     a = check_weights(to_numpy(alpha, name="alpha"), opt_out=False)
     if a.ndim != 1:
-        raise ValueError(f"alpha must be one row of weights [L], got shape {a.shape}")
+        raise InvalidArgument(f"alpha must be one row of weights [L], got shape {a.shape}")
     n = check_top_n(n, len(a))
     check_parameter(r, name="r", batch_shape=(), strict=False, allow_infinity=True)
     check_positive(delta, name="delta", strict=False)

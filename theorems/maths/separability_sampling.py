@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from theorems.errors import InvalidArgument
 from theorems.maths.spherical import min_pairwise_distances, uniform_sphere
 from theorems.engine.validation import check_choice, check_integer, check_number, check_positive, check_seed, check_work
 
@@ -72,7 +73,7 @@ def _validate(samples, length, dim, radius, min_distance, law):
                way_out="lower samples, length or dim")
     bound = max_min_distance(length=length, dim=dim, radius=radius)
     if min_distance > bound * (1 + 1e-9):  # rounding: a computed 2M can exceed 2M by an ulp
-        raise ValueError(f"min_distance={min_distance!r} is infeasible: {length} points of the sphere of radius "
+        raise InvalidArgument(f"min_distance={min_distance!r} is infeasible: {length} points of the sphere of radius "
                          f"{radius!r} in dimension {dim} are at most {bound:.6g} apart (Assumption 2 cannot hold)")
 
 
@@ -96,7 +97,7 @@ def sample_configurations(*, samples: int, length: int, dim: int, radius: float,
     kept, accepted, drawn = [], 0, 0
     while accepted < samples:
         if drawn >= max_draws:
-            raise ValueError(
+            raise InvalidArgument(
                 f"min_distance={min_distance!r} is nearly infeasible for length={length}, dim={dim}, radius={radius!r}: "
                 f"{accepted} of {drawn} configurations accepted (acceptance rate {accepted / drawn:.2e}); "
                 f"lower min_distance or raise max_draws")

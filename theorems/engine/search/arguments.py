@@ -3,7 +3,7 @@
 >>> check_statement("lemma1.upper")
 Traceback (most recent call last):
     ...
-TypeError: statement must be a Statement, not str 'lemma1.upper'; look it up first: STATEMENTS['lemma1.upper']
+theorems.errors.InvalidArgumentType: statement must be a Statement, not str 'lemma1.upper'; look it up first: STATEMENTS['lemma1.upper']
 """
 
 from __future__ import annotations
@@ -11,12 +11,13 @@ from __future__ import annotations
 from theorems.engine.search.limits import MAX_EXAMPLES, SHRINK_EVALUATIONS
 from theorems.engine.statement import Statement
 from theorems.engine.validation import check_integer
+from theorems.errors import InvalidArgumentType
 
 
 def check_statement(statement) -> Statement:
     if not isinstance(statement, Statement):
         hint = (f"; look it up first: STATEMENTS[{statement!r}]" if isinstance(statement, str) else "")
-        raise TypeError(f"statement must be a Statement, not {type(statement).__name__} {statement!r}{hint}")
+        raise InvalidArgumentType(f"statement must be a Statement, not {type(statement).__name__} {statement!r}{hint}")
     return statement
 
 
@@ -26,7 +27,7 @@ def check_search_arguments(*, max_examples=None, seed=None, shrink_evaluations=S
     >>> check_search_arguments(seed=[1, 2])
     Traceback (most recent call last):
         ...
-    TypeError: seed=[1, 2] must be an integer, not list (or None for Hypothesis's own choice)
+    theorems.errors.InvalidArgumentType: seed=[1, 2] must be an integer, not list (or None for Hypothesis's own choice)
     """
     if max_examples is not None:
         check_integer(max_examples, name="max_examples", min_value=1, max_value=MAX_EXAMPLES,

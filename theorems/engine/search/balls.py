@@ -13,9 +13,10 @@ import numpy as np
 from theorems.engine import precision, sides
 from theorems.engine.precision import ARB, BITS, F64, NoBallForm, Undecided, balls
 from theorems.engine.search.decide import decide
-from theorems.engine.search.report import Certificate, IllDefined
+from theorems.engine.search.report import Certificate
 from theorems.engine.sides import SideError
 from theorems.engine.statement import Instance, Statement
+from theorems.errors import IllDefined
 
 
 def _side_values(statement: Statement, instance: Instance, side: str):

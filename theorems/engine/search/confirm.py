@@ -13,9 +13,10 @@ from __future__ import annotations
 from theorems.engine.search.balls import certify
 from theorems.engine.search.candidate import candidate_at
 from theorems.engine.search.limits import CANDIDATE_MARGIN, CANDIDATES_KEPT
-from theorems.engine.search.report import Certificate, Counterexample, IllDefined
+from theorems.engine.search.report import Certificate, Counterexample
 from theorems.engine.search.state import Search
 from theorems.engine.statement import Instance, Statement
+from theorems.errors import IllDefined
 
 
 def confirm_in_high_precision(statement: Statement, instance: Instance) -> Counterexample | None:

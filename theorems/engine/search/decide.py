@@ -16,8 +16,9 @@ import numpy as np
 
 from theorems.engine import precision
 from theorems.engine.precision import F64
-from theorems.engine.search.report import Certificate, Counterexample, IllDefined
+from theorems.engine.search.report import Certificate, Counterexample
 from theorems.engine.statement import Instance, Statement
+from theorems.errors import IllDefined
 
 
 def _kind(ball) -> str:

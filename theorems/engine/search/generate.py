@@ -19,11 +19,12 @@ from theorems.engine.search import shrink
 from theorems.engine.search.confirm import confirmed
 from theorems.engine.search.limits import TARGET_CALLS_PER_EXAMPLE
 from theorems.engine.search.optimise import remember
-from theorems.engine.search.report import Counterexample, IllDefined
+from theorems.engine.search.report import Counterexample
 from theorems.engine.search.state import Search
 from theorems.engine.search.target import aim, float_outcome
 from theorems.engine.sides import SideError
 from theorems.engine.statement import Instance, jsonable
+from theorems.errors import IllDefined
 
 
 def hypothesis_settings(max_examples: int | None, seed: int | None) -> settings:

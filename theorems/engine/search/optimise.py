@@ -14,10 +14,11 @@ import numpy as np
 
 from theorems.engine import optimiser
 from theorems.engine.search.confirm import confirmed
-from theorems.engine.search.report import Counterexample, IllDefined
+from theorems.engine.search.report import Counterexample
 from theorems.engine.search.state import Search
 from theorems.engine.search.target import float_outcome
 from theorems.engine.statement import Instance, Statement
+from theorems.errors import IllDefined
 
 
 def status(statement: Statement, *, optimise: bool) -> str:

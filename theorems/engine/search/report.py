@@ -13,6 +13,7 @@ import numpy as np
 
 from theorems.engine.search.limits import HIGH_PRECISION_DIGITS
 from theorems.engine.statement import Instance, jsonable
+from theorems.errors import IllDefined
 
 
 @dataclasses.dataclass(frozen=True)
@@ -109,22 +110,6 @@ def _short(value) -> str | None:
     if isinstance(value, (float, np.floating)):
         return f"{float(value):.4g}"
     return None
-
-
-class IllDefined(ValueError):
-    """A side of a statement has no value at an instance: it is ``nan``, ``inf − inf``, or it raises.
-
-    Not a counterexample and never "holds": ``check`` reports ``found == "ill-defined"``.
-    """
-
-    def __init__(self, statement_id: str, instance: Instance, side: str, reason: str) -> None:
-        self.statement_id, self.instance, self.side, self.reason = statement_id, instance, side, reason
-        super().__init__(f"statement {statement_id!r} is ill-defined at instance {jsonable(instance)!r}: "
-                         f"{side} {reason}")
-
-    def to_json(self) -> dict[str, Any]:
-        return {"statement": self.statement_id, "instance": jsonable(self.instance), "side": self.side,
-                "reason": self.reason}
 
 
 @dataclasses.dataclass(frozen=True)

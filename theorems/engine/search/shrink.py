@@ -14,9 +14,10 @@ consistent and the shrinker winds down (a count, not a time: the shrunk instance
 
 from __future__ import annotations
 
-from theorems.engine.search.report import Counterexample, IllDefined
+from theorems.engine.search.report import Counterexample
 from theorems.engine.search.state import Search
 from theorems.engine.sides import SideError
+from theorems.errors import IllDefined
 
 
 class Found(Exception):

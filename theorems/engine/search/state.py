@@ -19,10 +19,11 @@ import numpy as np
 
 from theorems.engine import optimiser
 from theorems.engine.search.limits import PROGRESS_SECONDS, SHRINK_EVALUATIONS
-from theorems.engine.search.report import Candidate, Counterexample, IllDefined, SearchReport, Tightness
+from theorems.engine.search.report import Candidate, Counterexample, SearchReport, Tightness
 from theorems.engine.search.target import Outcome
 from theorems.engine.sides import SideError
 from theorems.engine.statement import Instance, Statement
+from theorems.errors import IllDefined
 
 
 @dataclasses.dataclass(eq=False)

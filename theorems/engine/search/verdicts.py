@@ -16,6 +16,7 @@ from theorems.engine.search.limits import SHRINK_EVALUATIONS
 from theorems.engine.search.report import Counterexample, Necessity, Verdict
 from theorems.engine.search.run import investigate
 from theorems.engine.statement import Statement
+from theorems.errors import InvalidArgument, InvalidArgumentType
 
 
 def refute(statement: Statement, *, max_examples: int | None = None, seed: int | None = None,
@@ -44,12 +45,12 @@ def necessity(statement: Statement, hypothesis_name: str, *, max_examples: int |
     """
     check_statement(statement)
     if not isinstance(hypothesis_name, str):
-        raise TypeError(f"hypothesis_name={hypothesis_name!r} must be a str, one of "
+        raise InvalidArgumentType(f"hypothesis_name={hypothesis_name!r} must be a str, one of "
                         f"{[h.name for h in statement.hypotheses]}")
     check_search_arguments(max_examples=max_examples, seed=seed)
     hypothesis = statement.hypothesis(hypothesis_name)
     if hypothesis.violated_by is None:
-        raise ValueError(f"hypothesis {hypothesis_name!r} of {statement.id!r} has no violating instances to search")
+        raise InvalidArgument(f"hypothesis {hypothesis_name!r} of {statement.id!r} has no violating instances to search")
     probe = dataclasses.replace(statement, instances=hypothesis.violated_by)
     report = investigate(probe, max_examples=max_examples, seed=seed)
     found = report.counterexample

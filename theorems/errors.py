@@ -1,0 +1,162 @@
+"""Every exception the suite raises, as one family: ``except TheoremsError`` catches them all.
+
+One root, :class:`TheoremsError`; each class also keeps the builtin base it has always had (``ValueError``,
+``TypeError``, ``ArithmeticError``, ``RuntimeError``), so ``except ValueError`` and ``pytest.raises(TypeError)``
+written before the tree still catch what they caught::
+
+    TheoremsError
+    ├── InvalidArgument            bad value of an argument        (also ValueError, Hypothesis's InvalidArgument)
+    ├── InvalidArgumentType        argument of the wrong type      (also TypeError)
+    ├── IllDefined                 a side has no value at an instance: a verdict, not a bad argument
+    ├── Undecided                  a ball comparison unknown at the working precision (also ArithmeticError)
+    ├── NoBallForm                 an operation with no sound ball form              (also ArithmeticError)
+    ├── SideError                  a side that cannot be checked at all
+    │   ├── SideValueError         ... it returns no real number                     (also TypeError)
+    │   └── SlowSide               ... one float64 call takes too long               (also RuntimeError)
+    ├── TheoryFailure              a theory test's verdict differs from the expected one (the pytest plugin)
+    └── ModelError                 a real model cannot be loaded, read or run (``empirical``)
+        ├── ModelUnavailableError  weights or tokenizer not found                    (also RuntimeError)
+        ├── NoAttentionError       no per-head attention weights                     (also RuntimeError)
+        ├── ExtractionMismatch     recomputed alpha differs from the model's own     (also RuntimeError)
+        ├── NoOutputProjectionError  W_O unknown for the architecture                (also ValueError)
+        └── ModelRunFailed         a run broke where no argument explains it         (also RuntimeError)
+
+This module imports no module of the project (the lowest floor of ``docs/architecture.md``), so any module may
+raise from it; the classes are also importable where they were defined before (``theorems.engine.validation``,
+``theorems.engine.search``, ``theorems.engine.precision``, ``theorems.engine.sides``, ``theorems.engine.plugin``,
+``empirical.heads.*``) and from ``theorems``.
+
+>>> from theorems import TheoremsError
+>>> from theorems.maths.normalisers import softmax
+>>> try:
+...     softmax(temperature=0.0)
+... except TheoremsError as error:
+...     print(type(error).__name__, "-", error)
+InvalidArgument - temperature=0.0 must be a finite number > 0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from hypothesis.errors import InvalidArgument as _HypothesisInvalidArgument
+
+__all__ = [
+    "ExtractionMismatch", "IllDefined", "InvalidArgument", "InvalidArgumentType", "ModelError", "ModelRunFailed",
+    "ModelUnavailableError", "NoAttentionError", "NoBallForm", "NoOutputProjectionError", "SideError",
+    "SideValueError", "SlowSide", "TheoremsError", "TheoryFailure", "Undecided",
+]
+
+
+class TheoremsError(Exception):
+    """The root: every exception raised on purpose by ``theorems``, ``strategies`` and ``empirical``."""
+
+
+class InvalidArgument(TheoremsError, _HypothesisInvalidArgument, ValueError):
+    """An argument with a bad value (out of range, wrong shape, off the simplex, too much work, an unwritable
+    path), raised at entry before any expensive step; the message names the argument, its value and what it must
+    be. Hypothesis's own ``InvalidArgument`` too (what ``hypothesis.extra.numpy`` raises for a bad strategy
+    argument), and a ``ValueError``."""
+
+
+class InvalidArgumentType(TheoremsError, TypeError):
+    """An argument of the wrong type (a string or ``bool`` for a number, a float for a count, a non-boolean
+    mask, not a ``Statement``); the message names the argument and the type it must have. Also a
+    ``TypeError``."""
+
+
+class IllDefined(TheoremsError):
+    """A side of a statement has no value at an instance: it is ``nan``, ``inf − inf``, or it raises.
+
+    Not a counterexample and never "holds": ``check`` reports ``found == "ill-defined"``. A verdict about the
+    statement, not a bad argument: no longer a ``ValueError``.
+    """
+
+    json_view: ClassVar[Callable[[Any], Any]] = staticmethod(lambda value: value)
+    """The JSON-ready view of an instance, for the message and :meth:`to_json`: set to
+    :func:`theorems.engine.statement.jsonable` when that module is imported (it always is where instances exist),
+    so that this module imports nothing from the project."""
+
+    def __init__(self, statement_id: str, instance, side: str, reason: str) -> None:
+        self.statement_id, self.instance, self.side, self.reason = statement_id, instance, side, reason
+        super().__init__(f"statement {statement_id!r} is ill-defined at instance {self.json_view(instance)!r}: "
+                         f"{side} {reason}")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"statement": self.statement_id, "instance": self.json_view(self.instance), "side": self.side,
+                "reason": self.reason}
+
+
+class Undecided(TheoremsError, ArithmeticError):
+    """A comparison of two overlapping balls: its answer is not known at the working precision.
+
+    Raised by :class:`~theorems.engine.precision.Ball` comparisons (and so by ``np.max``, ``np.sort``,
+    ``np.where(a > b, ...)`` on object arrays of balls) instead of guessing; the certifier retries at a higher
+    precision and reports the instance as inconclusive when the answer is still unknown at
+    :data:`~theorems.engine.precision.MAX_BITS`.
+    """
+
+
+class NoBallForm(TheoremsError, ArithmeticError):
+    """An operation that would leave ball arithmetic: it has no sound ball form here.
+
+    Raised instead of silently handing back a float64 (``float()`` of a ball that is not an exact
+    double, ``math.exp(ball)``, ``int()`` of a ball that is not an exact integer,
+    ``np.asarray(balls, float)``) or a numpy/scipy function that has no ball form (its name is in the
+    message). The certifier never certifies from such a side: the float64 violation becomes a
+    *candidate* counterexample with this reason (``docs/soundness.md``).
+
+    >>> import math, flint
+    >>> from theorems.engine.precision import Ball
+    >>> math.exp(Ball(flint.arb(1) / 3))
+    Traceback (most recent call last):
+        ...
+    theorems.errors.NoBallForm: float() of [0.333333333333333 +/- 3.71e-16] has no ball form here: it would drop the ball's radius (float(), math.*, np.asarray(..., float) call it); compute with xp (xp.exp, xp.log, ...) or numpy on the ball array
+    """
+
+    def __init__(self, operation: str, why: str = "") -> None:
+        self.operation = operation
+        super().__init__(f"{operation} has no ball form here" + (f": {why}" if why else ""))
+
+
+class SideError(TheoremsError):
+    """A side that cannot be checked at all (its value or its cost): raised before any verdict."""
+
+
+class SideValueError(SideError, TypeError):
+    """A side returned something that is not a real number or an array of real numbers."""
+
+
+class SlowSide(SideError, RuntimeError):
+    """One float64 call of a side took longer than its limit."""
+
+
+class TheoryFailure(TheoremsError):
+    """A verdict that differs from the expected one; its text is the whole failure report (raised by the pytest
+    plugin's theory tests)."""
+
+
+class ModelError(TheoremsError):
+    """A real model (``empirical``) cannot be loaded, read or run as the algorithms need."""
+
+
+class ModelUnavailableError(ModelError, RuntimeError):
+    """The weights (or tokenizer) cannot be found locally and cannot be downloaded."""
+
+
+class NoAttentionError(ModelError, RuntimeError):
+    """The model cannot return per-head attention weights (no eager attention)."""
+
+
+class ExtractionMismatch(ModelError, RuntimeError):
+    """alpha recomputed from q, k differs from the model's attentions: the architecture does more."""
+
+
+class NoOutputProjectionError(ModelError, ValueError):
+    """The model's attention output projection ``W_O`` is not known for its architecture."""
+
+
+class ModelRunFailed(ModelError, RuntimeError):
+    """Running a model broke in a way no argument explains: the tokenizer built windows of another length than
+    asked, or a benchmark's child process died (killed for memory, a crash in the forward pass)."""

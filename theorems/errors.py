@@ -37,8 +37,7 @@ InvalidArgument - temperature=0.0 must be a finite number > 0
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any
 
 from hypothesis.errors import InvalidArgument as _HypothesisInvalidArgument
 
@@ -73,19 +72,16 @@ class IllDefined(TheoremsError):
     statement, not a bad argument: no longer a ``ValueError``.
     """
 
-    json_view: ClassVar[Callable[[Any], Any]] = staticmethod(lambda value: value)
-    """The JSON-ready view of an instance, for the message and :meth:`to_json`: set to
-    :func:`theorems.engine.statement.jsonable` when that module is imported (it always is where instances exist),
-    so that this module imports nothing from the project."""
-
-    def __init__(self, statement_id: str, instance, side: str, reason: str) -> None:
+    def __init__(self, statement_id: str, instance, side: str, reason: str, *, shown: Any = None) -> None:
+        """``shown`` is the instance as the message and :meth:`to_json` show it (the raise sites pass
+        :func:`theorems.engine.statement.jsonable` of it; this module imports nothing from the project);
+        without it, the instance itself."""
         self.statement_id, self.instance, self.side, self.reason = statement_id, instance, side, reason
-        super().__init__(f"statement {statement_id!r} is ill-defined at instance {self.json_view(instance)!r}: "
-                         f"{side} {reason}")
+        self.shown = instance if shown is None else shown
+        super().__init__(f"statement {statement_id!r} is ill-defined at instance {self.shown!r}: {side} {reason}")
 
     def to_json(self) -> dict[str, Any]:
-        return {"statement": self.statement_id, "instance": self.json_view(self.instance), "side": self.side,
-                "reason": self.reason}
+        return {"statement": self.statement_id, "instance": self.shown, "side": self.side, "reason": self.reason}
 
 
 class Undecided(TheoremsError, ArithmeticError):

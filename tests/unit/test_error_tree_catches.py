@@ -11,6 +11,7 @@ from strategies import logits, temperatures
 from theorems import STATEMENTS, IllDefined, Statement, TheoremsError, check, prove, refute
 from theorems.maths.normalisers import softmax
 from theorems.maths.separability import separable_count
+from theorems.engine.statement import jsonable
 
 
 @pytest.mark.parametrize("call, message", [
@@ -37,7 +38,8 @@ def test_an_ill_defined_side_is_a_theorems_error():
 
 
 def test_the_ill_defined_message_shows_the_instance_as_json_as_before_the_tree():
-    error = IllDefined("my.probe", {"x": np.array([1.0, 2.5]), "n": np.int64(3)}, "lhs", "is nan (element [0])")
+    instance = {"x": np.array([1.0, 2.5]), "n": np.int64(3)}
+    error = IllDefined("my.probe", instance, "lhs", "is nan (element [0])", shown=jsonable(instance))
     # repr of the raw instance would show array(...) and np.int64(3): the JSON view is what it always showed
     assert str(error) == "statement 'my.probe' is ill-defined at instance {'x': [1.0, 2.5], 'n': 3}: lhs is nan (element [0])"
     assert error.to_json() == {"statement": "my.probe", "instance": {"x": [1.0, 2.5], "n": 3}, "side": "lhs",

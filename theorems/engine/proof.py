@@ -191,7 +191,8 @@ def _refute_at(search: _Search, point) -> Counterexample | None:
         try:
             full, (lhs, rhs) = _sides(statement, instance, F64)
         except Exception as error:  # noqa: BLE001 - a side raising inside the domain: ill-defined there
-            raise IllDefined(statement.id, instance, "a side", f"raises {type(error).__name__}: {error}") from error
+            raise IllDefined(statement.id, instance, "a side", f"raises {type(error).__name__}: {error}",
+                             shown=jsonable(instance)) from error
         small, big = (np.atleast_1d(np.asarray(side, dtype=float)) for side in _ordered(statement, lhs, rhs))
         small, big = np.broadcast_arrays(small, big)
     if not np.any(small - big > 0) and not np.any(np.isnan(small - big)):

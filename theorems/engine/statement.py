@@ -24,7 +24,7 @@ from hypothesis.strategies import SearchStrategy
 
 from theorems.engine.precision import to_float
 from theorems.engine.validation import check_integer
-from theorems.errors import IllDefined, InvalidArgument, InvalidArgumentType
+from theorems.errors import InvalidArgument, InvalidArgumentType
 
 Instance = Mapping[str, Any]
 Side = Callable[[Instance, Any], Any]
@@ -154,5 +154,3 @@ def jsonable(value: Any) -> Any:
         return value
     return getattr(value, "name", None) or repr(value)
 
-
-IllDefined.json_view = staticmethod(jsonable)  # theorems.errors imports nothing from the project: it is told here

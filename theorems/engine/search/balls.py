@@ -15,7 +15,7 @@ from theorems.engine.precision import ARB, BITS, F64, NoBallForm, Undecided, bal
 from theorems.engine.search.decide import decide
 from theorems.engine.search.report import Certificate
 from theorems.engine.sides import SideError
-from theorems.engine.statement import Instance, Statement
+from theorems.engine.statement import Instance, Statement, jsonable
 from theorems.errors import IllDefined
 
 
@@ -79,7 +79,8 @@ def _raised(statement: Statement, instance: Instance, error: Exception, bits: in
         # float64 evaluates it: the side uses an operation balls do not support; not a verdict
         why = str(error) if isinstance(error, NoBallForm) else f"{type(error).__name__}: {error}"
         return Certificate("inconclusive", bits=bits, detail=f"{side} cannot be evaluated in balls: {why}")
-    raise IllDefined(statement.id, instance, side, f"raises {type(error).__name__}: {error}") from error
+    raise IllDefined(statement.id, instance, side, f"raises {type(error).__name__}: {error}",
+                     shown=jsonable(instance)) from error
 
 
 def _failing_side(statement: Statement, instance: Instance) -> str:

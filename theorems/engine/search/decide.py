@@ -17,7 +17,7 @@ import numpy as np
 from theorems.engine import precision
 from theorems.engine.precision import F64
 from theorems.engine.search.report import Certificate, Counterexample
-from theorems.engine.statement import Instance, Statement
+from theorems.engine.statement import Instance, Statement, jsonable
 from theorems.errors import IllDefined
 
 
@@ -86,7 +86,7 @@ def _has_nan(statement, instance, kinds, at, bits, last, reading: _Reading) -> b
             if not last and not np.all(np.isnan(_float_side(statement, instance, side))):
                 reading.unbounded(f"{side} is nan at {bits} bits")
                 continue
-            raise IllDefined(statement.id, instance, side, f"is nan (element {list(at)})")
+            raise IllDefined(statement.id, instance, side, f"is nan (element {list(at)})", shown=jsonable(instance))
     return "nan" in kinds.values()
 
 
@@ -95,7 +95,8 @@ def _infinite(statement, instance, kinds, a, b, at, bits) -> Certificate | None:
     infinite = [k for k in kinds.values() if k != "finite"]
     if len(infinite) == 2 and kinds["lhs"] == kinds["rhs"]:
         raise IllDefined(statement.id, instance, "lhs and rhs",
-                         f"are both {kinds['lhs']} (element {list(at)}): their difference inf − inf is undefined")
+                         f"are both {kinds['lhs']} (element {list(at)}): their difference inf − inf is undefined",
+                         shown=jsonable(instance))
     sign = statement.violation(_infinity(kinds["lhs"], a), _infinity(kinds["rhs"], b))
     if sign > 0:
         method = (f"exact: lhs = {kinds['lhs'] if kinds['lhs'] != 'finite' else precision.midpoint(a)}, rhs = "

@@ -75,7 +75,7 @@ class Dual:
         if other is NotImplemented:
             return other
         value = self.value * other.value
-        if (self.value >= 0 and other.value >= 0) or (self.value <= 0 and other.value <= 0):
+        if self is other or (self.value >= 0 and other.value >= 0) or (self.value <= 0 and other.value <= 0):
             value = value.nonnegative_part()  # a ball product may reach below 0 by its radius; the exact one cannot
         return Dual(self.centre * other.centre, value,
                     _zip(lambda a, b: a * other.value + self.value * b, self, other))
@@ -100,7 +100,10 @@ class Dual:
             if n == 0:
                 return _constant(flint.arb(1), len(self.gradient))
             derivative = n * self.value ** (n - 1) if n != 1 else flint.arb(1)
-            return Dual(self.centre ** n, self.value ** n, (derivative * g for g in self.gradient))
+            value = self.value ** n
+            if n % 2 == 0:  # an even power of a ball around 0 reaches below 0 by its radius; the exact one cannot
+                value = value.nonnegative_part()
+            return Dual(self.centre ** n, value, (derivative * g for g in self.gradient))
         if isinstance(other, Dual) or isinstance(other, numbers.Real):
             return exp(log(self) * other)
         return NotImplemented

@@ -13,7 +13,8 @@ from theorems.engine.boxes import Domain, dual_instance
 from theorems.engine.precision import ARB, F64, Undecided, balls
 
 IDS = ["lemma1.upper", "corollary1.max-key.lower", "corollary3.frobenius.corrected",
-       "corollary3.spectral.corrected", "corollary3.entry.corrected", "corollary3.finite-difference.corrected"]
+       "corollary3.spectral.corrected", "corollary3.entry.corrected", "corollary3.finite-difference.corrected",
+       "corollary3.motivating.corrected"]
 
 
 def _side_at(statement, domain, point, side):

@@ -13,10 +13,13 @@ import dataclasses
 
 import numpy as np
 import pytest
+from hypothesis import strategies as st
 
 from test_literature_bounds import BOUNDS, _statement
+from theorems import Statement
 from theorems.engine.boxes import below_zero
 from theorems.engine.proof import prove
+from theorems.maths.normalisers import softmax
 
 pytestmark = pytest.mark.theory
 
@@ -65,3 +68,26 @@ def test_sparsemax_is_not_proved_where_both_sides_vanish():
     statement = _statement(*bound, 1.0)
     proof = prove(statement, {"x": [(-1.0, 1.0)] * 2, "y": [(-1.0, 1.0)] * 2}, max_seconds=3)
     assert proof.status == "undecided"  # the box holds x = y, where 0 ≤ 0 is never decided: never "proved"
+
+
+def _variance(i, xp):
+    weights = softmax(temperature=1.0)(i["x"], xp=xp)
+    return np.sum(weights * i["v"] ** 2) - np.sum(weights * i["v"]) ** 2
+
+
+@pytest.mark.parametrize("values", [[1.0, -1.0], [1.0, -1.0, 0.5]], ids=["L2", "L3"])
+def test_popoviciu_variance_bound_is_proved_and_tightened_by_two_percent_is_refuted(values):
+    """``Var_α(v) ≤ (max v − min v)²/4`` (Popoviciu) for softmax weights: a bound the catalogue does not hold, whose
+    sides square a dual (integer powers by products, even ones clipped at 0); tight at ``α = (1/2, 1/2)``."""
+    v = np.array(values)
+
+    def statement(constant):
+        return Statement(id="literature.popoviciu", title="-", paper_ref="literature", reading="-", formula="-",
+                         lhs=_variance, rhs=lambda i, xp: xp.number(constant) * (np.max(i["v"]) - np.min(i["v"])) ** 2 / 4,
+                         relation="<=", instances=st.just({"x": np.zeros(len(v)), "v": v}), expected="holds", reason="-",
+                         parameters=lambda p, xp: {"x": below_zero(p["gaps"]), "v": v})
+    domain = {"gaps": [(0.0, 10.0)] * (len(v) - 1)}
+    proof = prove(statement("1"), domain, max_seconds=60)
+    assert proof.status == "proved", proof.describe()
+    refutation = prove(statement("0.98"), domain, max_seconds=60)
+    assert refutation.status == "refuted" and refutation.counterexample.method.startswith("arb ball arithmetic")

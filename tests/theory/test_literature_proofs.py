@@ -82,9 +82,11 @@ def test_popoviciu_variance_bound_is_proved_and_tightened_by_two_percent_is_refu
     v = np.array(values)
 
     def statement(constant):
+        def rhs(i, xp):
+            return xp.number(constant) * (np.max(i["v"]) - np.min(i["v"])) ** 2 / 4
         return Statement(id="literature.popoviciu", title="-", paper_ref="literature", reading="-", formula="-",
-                         lhs=_variance, rhs=lambda i, xp: xp.number(constant) * (np.max(i["v"]) - np.min(i["v"])) ** 2 / 4,
-                         relation="<=", instances=st.just({"x": np.zeros(len(v)), "v": v}), expected="holds", reason="-",
+                         lhs=_variance, rhs=rhs, relation="<=", expected="holds", reason="-",
+                         instances=st.just({"x": np.zeros(len(v)), "v": v}),
                          parameters=lambda p, xp: {"x": below_zero(p["gaps"]), "v": v})
     domain = {"gaps": [(0.0, 10.0)] * (len(v) - 1)}
     proof = prove(statement("1"), domain, max_seconds=60)

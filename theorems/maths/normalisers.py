@@ -156,8 +156,9 @@ def _positions(logits, xp):
 
 def _threshold_without_sort(logits, xp):
     """Sparsemax's threshold ``τ`` (``Σ_i max(z_i − τ, 0) = 1``) as ``max over non-empty S of (Σ_S z − 1)/|S|``:
-    for every ``S``, ``Σ_S z − 1 = Σ_S (z_i − τ) + |S|τ − 1 ≤ |S|τ``, with equality at the support. No sort: a
-    ``max`` of ``2^L − 1`` affine forms, which the ball backends enclose soundly where it is undecided.  ``[..., 1]``
+    for every ``S``, ``Σ_S z − 1 = Σ_S (z_i − τ) + |S|τ − 1 ≤ |S|τ``, with equality at the support. No sort:
+    a ``max`` of ``2^L − 1`` affine forms, which the ball backends enclose soundly where it is undecided.
+    ``[..., 1]``
 
     >>> from theorems.engine.precision import F64
     >>> float(_threshold_without_sort(np.array([1.0, 0.5, -3.0]), F64)[0])   # support {0, 1}: (1.5 − 1)/2

@@ -88,9 +88,9 @@ def _row(i, xp):
 
 
 def _entry(i, xp):
-    """``max_ik |J_ik|`` with the diagonal ``α_i(1 − α_i)`` written ``1/4 − (α_i − 1/2)²`` (the same number; the
-    form of the docstring's proof): its ball enclosure is ``≤ 1/4`` on any box, where ``α_i − α_i²`` overshoots
-    ``1/4`` along the whole curve ``α_i = 1/2`` and a proof must shrink boxes there until the slack absorbs it."""
+    """``max_ik |J_ik|`` with the diagonal ``α_i(1 − α_i)`` written ``1/4 − (α_i − 1/2)²`` (the same number;
+    the form of the docstring's proof): its ball enclosure is ``≤ 1/4`` on any box, where ``α_i − α_i²``
+    overshoots ``1/4`` along the whole curve ``α_i = 1/2`` and a proof must shrink boxes there to ``√slack``."""
     alpha = weights(i["logits"], i["T"], xp)
     diagonal = xp.number(0.25) - (alpha - xp.number(0.5)) ** 2
     entries = np.where(np.eye(len(alpha), dtype=bool), np.diag(diagonal), -np.outer(alpha, alpha)) / i["T"]
@@ -213,6 +213,7 @@ FINITE_DIFFERENCE_CORRECTED = Statement(
            "range r moves at most tanh(r/4) in TV; range(eps v/T) <= sqrt2 eps/T",
     **_FD_COMMON,
 )
+
 
 def _sorted_gaps(p, xp):
     """Logits ``(0, −g_1, −g_1 − g_2, …)`` (sorted, top logit 0), ``g ≥ 0``, with ``T`` and ``eps``: the

@@ -13,7 +13,8 @@ from theorems.engine.boxes import Domain, dual_instance
 from theorems.engine.precision import ARB, F64, Undecided, balls
 
 IDS = ["lemma1.upper", "corollary1.max-key.lower", "corollary3.frobenius.corrected",
-       "corollary3.spectral.corrected", "corollary3.finite-difference.corrected"]
+       "corollary3.spectral.corrected", "corollary3.entry.corrected", "corollary3.finite-difference.corrected",
+       "corollary3.motivating.corrected"]
 
 
 def _side_at(statement, domain, point, side):
@@ -62,6 +63,19 @@ def test_a_too_narrow_exp_is_caught(monkeypatch):
     monkeypatch.setattr(dual.DUAL, "exp", np.frompyfunc(narrow, 1, 1))
     with pytest.raises(AssertionError, match="outside"):
         _check_enclosures(STATEMENTS["corollary3.frobenius.corrected"])
+
+
+def test_a_too_narrow_square_is_caught(monkeypatch):
+    square = dual.Dual.__pow__
+
+    def narrow(self, n):
+        wide = square(self, n)
+        if n == 2:
+            wide.value = wide.value.intersection(wide.centre.union(flint.arb(0)))  # clipped at the centre's square
+        return wide
+    monkeypatch.setattr(dual.Dual, "__pow__", narrow)
+    with pytest.raises(AssertionError, match="outside"):
+        _check_enclosures(STATEMENTS["corollary3.entry.corrected"], boxes=32)
 
 
 def _matrix(x, y):

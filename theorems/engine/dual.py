@@ -76,7 +76,7 @@ class Dual:
         if other is NotImplemented:
             return other
         value = self.value * other.value
-        if (self.value >= 0 and other.value >= 0) or (self.value <= 0 and other.value <= 0):
+        if self is other or (self.value >= 0 and other.value >= 0) or (self.value <= 0 and other.value <= 0):
             value = value.nonnegative_part()  # a ball product may reach below 0 by its radius; the exact one cannot
         return Dual(self.centre * other.centre, value,
                     _zip(lambda a, b: a * other.value + self.value * b, self, other))
@@ -100,8 +100,10 @@ class Dual:
             n = int(other)
             if n == 0:
                 return _constant(flint.arb(1), len(self.gradient))
-            derivative = n * self.value ** (n - 1) if n != 1 else flint.arb(1)
-            return Dual(self.centre ** n, self.value ** n, (derivative * g for g in self.gradient))
+            if n > 0:
+                derivative = n * _power(self.value, n - 1)
+                return Dual(_power(self.centre, n), _power(self.value, n), (derivative * g for g in self.gradient))
+            return 1 / self ** -n
         if isinstance(other, Dual) or isinstance(other, numbers.Real):
             return exp(log(self) * other)
         return NotImplemented
@@ -155,6 +157,19 @@ class Dual:
 
 
 numbers.Real.register(Dual)
+
+
+def _power(x, n: int):
+    """``x**n`` of an arb ball by products (python-flint's ``**`` takes ``exp(n·log x)``: NaN on a ball around 0),
+    an even power clipped at 0 (the product of a ball around 0 with itself reaches below 0 by its radius)."""
+    if n == 0:
+        return flint.arb(1)
+    if n == 1:
+        return x
+    half = _power(x, n // 2)
+    square = half * half
+    square = square.nonnegative_part() if square.is_finite() else square
+    return square * x if n % 2 else square
 
 
 def _certain(flag) -> bool:

@@ -15,6 +15,7 @@ once against the backend ``xp`` (:mod:`theorems.engine.precision`). Those of the
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Callable
 from typing import Any
 
@@ -154,15 +155,35 @@ def _positions(logits, xp):
     return np.arange(1, logits.shape[-1] + 1).astype(float if xp is F64 else object)
 
 
+def _threshold_without_sort(logits, xp):
+    """Sparsemax's threshold ``τ`` (``Σ_i max(z_i − τ, 0) = 1``) as ``max over non-empty S of (Σ_S z − 1)/|S|``:
+    for every ``S``, ``Σ_S z − 1 = Σ_S (z_i − τ) + |S|τ − 1 ≤ |S|τ``, with equality at the support. No sort:
+    a ``max`` of ``2^L − 1`` affine forms, which the ball backends enclose soundly where it is undecided.
+    ``[..., 1]``
+
+    >>> from theorems.engine.precision import F64
+    >>> float(_threshold_without_sort(np.array([1.0, 0.5, -3.0]), F64)[0])   # support {0, 1}: (1.5 − 1)/2
+    0.25
+    """
+    L = logits.shape[-1]
+    candidates = [(np.sum(logits[..., list(subset)], axis=-1) - 1) / size
+                  for size in range(1, L + 1) for subset in itertools.combinations(range(L), size)]
+    stacked = np.stack([np.asarray(c, dtype=logits.dtype) for c in candidates], axis=-1)
+    return np.asarray(xp.max(stacked, axis=-1), dtype=logits.dtype)[..., None]
+
+
 def sparsemax() -> Normaliser:
     """Euclidean projection onto the simplex (Martins & Astudillo 2016); exact zeros."""
 
     def mapping(logits, xp):
-        z = _sorted_descending(logits)
-        k = _positions(logits, xp)
-        cumulative = np.cumsum(z, axis=-1)
-        support = np.sum(1 + k * z > cumulative, axis=-1, keepdims=True)
-        tau = (np.take_along_axis(cumulative, support - 1, axis=-1) - 1) / support
+        if xp.name == "dual":  # on a box of balls a sort is undecided near every tie
+            tau = _threshold_without_sort(logits, xp)
+        else:
+            z = _sorted_descending(logits)
+            k = _positions(logits, xp)
+            cumulative = np.cumsum(z, axis=-1)
+            support = np.sum(1 + k * z > cumulative, axis=-1, keepdims=True)
+            tau = (np.take_along_axis(cumulative, support - 1, axis=-1) - 1) / support
         return np.maximum(logits - tau, np.zeros_like(logits))
 
     return Normaliser("sparsemax", mapping, exact_zeros=True)

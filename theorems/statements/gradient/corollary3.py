@@ -88,7 +88,13 @@ def _row(i, xp):
 
 
 def _entry(i, xp):
-    return xp.max(xp.abs(jacobian(i, xp)))
+    """``max_ik |J_ik|`` with the diagonal ``α_i(1 − α_i)`` written ``1/4 − (α_i − 1/2)²`` (the same number;
+    the form of the docstring's proof): its ball enclosure is ``≤ 1/4`` on any box, where ``α_i − α_i²``
+    overshoots ``1/4`` along the whole curve ``α_i = 1/2`` and a proof must shrink boxes there to ``√slack``."""
+    alpha = weights(i["logits"], i["T"], xp)
+    diagonal = xp.number(0.25) - (alpha - xp.number(0.5)) ** 2
+    entries = np.where(np.eye(len(alpha), dtype=bool), np.diag(diagonal), -np.outer(alpha, alpha)) / i["T"]
+    return xp.max(xp.abs(entries))
 
 
 def _finite_difference(i, xp):
@@ -98,6 +104,11 @@ def _finite_difference(i, xp):
 
 
 def _pair(i):
+    """The indices of the top two logits (a tie goes to the first, as a stable sort): ``i["top_two"]`` where the
+    instance states them (:func:`_sorted_gaps`, whose logits are sorted on every box, where a sort of balls that
+    touch at the box's edge is undecided), else a stable sort of the logits at a point."""
+    if "top_two" in i:
+        return i["top_two"]
     top, runner = np.argsort(-np.asarray([float(x) for x in i["logits"]]), kind="stable")[:2]
     return int(top), int(runner)
 
@@ -158,6 +169,9 @@ PROVE = {"gaps": [(0.0, 10.0)], "T": 1.0}
 """The default proof domain: ``L = 2``, logit range up to 10, ``T = 1``. The sides are homogeneous in ``T``
 (``T·‖J‖`` depends on ``l/T`` only), but interval arithmetic cannot use that: a box of ``T`` costs a factor of
 boxes that ``T``'s relative width drives (``T ∈ [0.9, 1.1]`` at ``L = 2``: 16 s instead of 0.1 s)."""
+_PROVE_AT = {"entry": {"gaps": [(0.0, 10.0)] * 2, "T": 1.0}}
+"""Readings proved on a larger default domain: the entry bound at ``L = 3`` (its diagonal in the form
+``1/4 − (α_i − 1/2)²`` closes along the tight curve ``α_i = 1/2`` at once)."""
 
 
 def _reading_statements(reading: str) -> tuple[Statement, Statement]:
@@ -174,7 +188,7 @@ def _reading_statements(reading: str) -> tuple[Statement, Statement]:
         id=f"corollary3.{reading}.corrected", title=f"Softmax Jacobian bounded by {sup_text} ({reading}, tight)",
         reading=f"{name}; the exact supremum over logits, attained at L = 2 with equal logits",
         formula=f"{name} ≤ {sup_text}", rhs=sup, expected="holds", reason=proof, source="R", **common,
-        parameters=_gaps, prove=PROVE,
+        parameters=_gaps, prove=_PROVE_AT.get(reading, PROVE),
     )
     return paper, corrected
 
@@ -200,6 +214,19 @@ FINITE_DIFFERENCE_CORRECTED = Statement(
     **_FD_COMMON,
 )
 
+
+def _sorted_gaps(p, xp):
+    """Logits ``(0, −g_1, −g_1 − g_2, …)`` (sorted, top logit 0), ``g ≥ 0``, with ``T`` and ``eps``: the
+    motivating change is invariant under a shift of the logits and under a permutation (the top two follow it;
+    at a tie either order gives the same change), so these cover every logit vector whose range is at most
+    ``Σ g``. Sorted, their top two are the first two (``top_two``, what a stable sort picks at every point)."""
+    return {"logits": below_zero(np.cumsum(p["gaps"])), "T": p["T"], "eps": p["eps"], "top_two": (0, 1)}
+
+
+_MOTIVATING_PROVE = {"gaps": [(0.0, 10.0)], "T": 1.0, "eps": (0.05, 2.0)}
+"""The default proof domain of the motivating example: ``L = 2``, gaps up to 10, ``T = 1``, ``ε ∈ [0.05, 2]``
+(the ratio tends to 1 only as ``ε/T → 0``)."""
+
 _MOTIVATING_COMMON = dict(
     paper_ref="Corollary 3, motivating example (Sec. 4)", lhs=_motivating_change, relation="<=",
     instances=motivating_instances(), hypotheses=(SOFTMAX,), max_examples=MAX_EXAMPLES,
@@ -215,7 +242,7 @@ MOTIVATING = Statement(
 MOTIVATING_CORRECTED = Statement(
     id="corollary3.motivating.corrected", title="Swapping the top two logits moves the weights by ≤ √2·tanh(3ε/(4T))",
     formula="‖softmax(A/T) − softmax(B/T)‖₂ ≤ √2·tanh(3ε/(4T)) ≤ min{3√2ε/(4T), √2}", rhs=_sup_motivating,
-    expected="holds", source="R",
+    expected="holds", source="R", parameters=_sorted_gaps, prove=_MOTIVATING_PROVE,
     reason="A - B = 2 eps e_top - eps e_runner has range 3 eps; the tilt bound gives sqrt2 tanh(range/(4T)); "
            "O(eps/T) while eps << T, saturating at sqrt2 once eps >> T",
     **_MOTIVATING_COMMON,

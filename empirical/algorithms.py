@@ -168,35 +168,46 @@ def _token_means(values: np.ndarray) -> np.ndarray:
 DISTANCE_QUANTITIES = ("distance_sum", "distance_norm", "bound_normalised", "bound_max-norm", "estimate")
 
 
-def _distance_rows(n: int, quantities=DISTANCE_QUANTITIES):
+GRID_QUANTITIES = ("distance_sum", "distance_norm", "estimate")
+"""The quantities :func:`empirical.kernels.distance_grid` gives at every ``N`` from one sort per (head, query)."""
+
+
+def _distance_rows(ns, quantities=DISTANCE_QUANTITIES):
+    """The row function of Algorithms 1-2: each of ``quantities`` at each ``N`` of ``ns``, keyed ``name@N``.
+
+    ``d̃`` (both readings) and the estimate come from one sort per (head, query) for every ``N``; the bounds
+    from the per-head ``d_1`` table of the layer, built once and shared by its blocks and every ``N``. A row
+    with fewer than ``N`` visible keys is NaN at that ``N``.
+    """
     from empirical import kernels
-    from theorems.maths.distance import distance, random_main_sum
 
-    own_tables: dict = {}  # the farthest-pair table of the current (window, layer), shared by its blocks of rows
+    ns = tuple(ns)
+    grid_quantities = [name for name in quantities if name in GRID_QUANTITIES]
+    centers = [name.removeprefix("bound_") for name in quantities if name.startswith("bound_")]
+    tables: dict = {}  # the farthest-pair table of the current (window, layer)
 
-    def table(rows: Rows, tables: dict) -> dict:
+    def table(rows: Rows) -> dict:
         key = (rows.window, rows.layer)
         if key not in tables:
             tables.clear()
             tables[key] = kernels.farthest_table(rows.x)  # [H, L, L] x 5
         return tables[key]
 
-    calls = {
-        "distance_sum": lambda rows: distance(rows.alpha, rows.x, n, reading="sum", mask=rows.mask),
-        "distance_norm": lambda rows: distance(rows.alpha, rows.x, n, reading="norm", mask=rows.mask),
-        "bound_normalised": lambda rows, tables: kernels.fixed_bound(rows.alpha, rows.x, n, center="normalised",
-                                                                     mask=rows.mask, table=table(rows, tables)),
-        "bound_max-norm": lambda rows, tables: kernels.fixed_bound(rows.alpha, rows.x, n, center="max-norm",
-                                                                   mask=rows.mask, table=table(rows, tables)),
-        "estimate": lambda rows: random_main_sum(rows.alpha, rows.x, n, mask=rows.mask),
-    }
-
-    def function(rows: Rows, tables: dict | None = None) -> dict[str, np.ndarray]:
-        # alpha [H, C, L], x [H, 1, L, d] (one set of embeddings per head, shared by its queries), mask [C, L];
-        # ``tables`` lets several N share the per-head d_1 table of a layer
-        tables = own_tables if tables is None else tables
-        return {name: calls[name](rows, tables) if name.startswith("bound") else calls[name](rows)
-                for name in quantities}
+    def function(rows: Rows) -> dict[str, np.ndarray]:
+        # alpha [H, C, L], x [H, 1, L, d] (one set of embeddings per head, shared by its queries), mask [C, L]
+        out = {}
+        if grid_quantities:
+            grid = kernels.distance_grid(rows.alpha, rows.x, ns, mask=rows.mask, norm="distance_norm" in quantities)
+            out |= {f"{name}@{n}": grid[name][..., k] for name in grid_quantities for k, n in enumerate(ns)}
+        for n in ns if centers else ():
+            keep = np.flatnonzero(rows.counts >= n)  # [C'] rows that see at least N keys
+            for center in centers:
+                full = np.full(rows.alpha.shape[:2], np.nan)  # [H, C]
+                if keep.size:
+                    full[:, keep] = kernels.fixed_bound(np.ascontiguousarray(rows.alpha[:, keep]), rows.x, n,
+                                                        center=center, mask=rows.mask[keep], table=table(rows))
+                out[f"bound_{center}@{n}"] = full
+        return out
     return function
 
 
@@ -239,8 +250,9 @@ def distance_point(setup: Setup, *, length: int, n: int, tokens: int | None = No
     width = 1  # the kernels' largest per-block arrays are [H, C, L] and [H, C, d]
     with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, width=width, budget=setup.budget),
                    description or f"distance L={length} N={n}") as bar:
-        mapped = map_rows(heads, _distance_rows(n, quantities), index=index, embeddings=setup.embeddings,
+        mapped = map_rows(heads, _distance_rows((n,), quantities), index=index, embeddings=setup.embeddings,
                           width=width, budget=setup.budget, progress=bar)
+    mapped.values.update({key.removesuffix(f"@{n}"): mapped.values.pop(key) for key in list(mapped.values)})
     per_head = {key: _token_means(value) for key, value in mapped.values.items()}  # each [layer·head]
     point = {"length": length, "n": n, "tokens": int(len(index)), "windows": setup.windows,
              "per_head": {key: value.tolist() for key, value in per_head.items()},
@@ -278,21 +290,7 @@ def distance_points(setup: Setup, *, length: int, ns, description: str = "") -> 
     heads = setup.heads(length)
     index = valid_rows(heads, min_keys=min(ns))
     counts = heads.visible.sum(-1).min(0).values.numpy()[index]  # [R] fewest visible keys over windows
-    per_n = {n: _distance_rows(n) for n in ns}
-    shared: dict = {}  # one d_1 table for every N: the first N's closure builds it, the others read it
-
-    def function(rows: Rows) -> dict[str, np.ndarray]:
-        out = {}
-        for n, rows_function in per_n.items():
-            keep = np.flatnonzero(rows.counts >= n)  # [C'] rows that see at least N keys
-            part = dataclasses.replace(rows, index=rows.index[keep], alpha=np.ascontiguousarray(rows.alpha[:, keep]),
-                                       logits=rows.logits[:, keep], mask=rows.mask[keep], counts=rows.counts[keep])
-            for key, value in rows_function(part, shared).items():  # each [H, C']
-                full = np.full((value.shape[0], len(rows.index), *value.shape[2:]), np.nan)
-                full[:, keep] = value
-                out[f"{key}@{n}"] = full
-        return out
-
+    function = _distance_rows(ns)  # every N from one sort per (head, query) and one d_1 table per layer
     with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, width=1, budget=setup.budget),
                    description or f"distance L={length}") as bar:
         mapped = map_rows(heads, function, index=index, embeddings=setup.embeddings, width=1, budget=setup.budget,
@@ -384,7 +382,7 @@ def critical_n(setup: Setup, *, lengths=PAPER_LENGTHS, levels=LEVELS, tokens: in
         grid = tuple(n for n in (ns or critical_grid(length)) if n < length)
         heads = setup.heads(length)
         index = valid_rows(heads, min_keys=1, tokens=tokens)
-        budget = 8 * setup.budget  # blocks of ~256 rows at L = 1024: each N's two matrix products stay compute-bound
+        budget = setup.budget  # blocks of ~40 rows at L = 1024: each N's [H, C, L] passes stay in cache
         with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, budget=budget),
                        f"Alg. 3 L={length}") as bar:
             mapped = map_rows(heads, lambda rows: distance_grid(rows.alpha, rows.x, grid, mask=rows.mask),

@@ -36,6 +36,18 @@ CACHE_ENTRIES = 1 << 20
 """Entries of the largest gathered ``[pairs, L]`` slice (8 MiB): the fallback rows stay cache-sized."""
 
 
+def seen_keys(valid: np.ndarray) -> int:
+    """How many leading keys hold every key some row of ``valid [..., L]`` sees: the keys after it add exact zeros.
+
+    A causal block of rows ``a..b`` sees ``b + 1`` keys, so the kernels work on about half of ``L`` on average.
+
+    >>> seen_keys(np.tril(np.ones((4, 6), bool))[:2])
+    2
+    """
+    seen = valid.reshape(-1, valid.shape[-1]).any(axis=0)  # [L]
+    return int(np.flatnonzero(seen)[-1]) + 1 if seen.any() else valid.shape[-1]
+
+
 # ----------------------------------------------------------------------------------------------
 # Theorem 1's fixed bound
 
@@ -84,7 +96,9 @@ def fixed_bound(alpha, x, n: int, *, center: str = "normalised", mask=None, tabl
     counts = _prefix_counts(valid[0])  # [C]
     if counts is None or x.ndim != 4 or x.shape[1] != 1:
         return reference.fixed_bound(alpha, x, n, center=center, mask=mask)
-    table = farthest_table(x) if table is None else table
+    table = farthest_table(x) if table is None else table  # over every key: shared by every block of the heads
+    keys = seen_keys(valid)  # the keys no row of the block sees add nothing: leave them out
+    alpha, valid, x = alpha[..., :keys], valid[..., :keys], x[..., :keys, :]
     heads, rows, length = alpha.shape
     chosen = top_n_mask(alpha, valid, n)  # [H, C, L]
     index = np.nonzero(chosen.reshape(-1, length))[1].reshape(heads, rows, n)  # [H, C, n] ascending
@@ -105,7 +119,7 @@ def fixed_bound(alpha, x, n: int, *, center: str = "normalised", mask=None, tabl
     step = max(1, CACHE_ENTRIES // length)
     for start in range(0, len(redo[0]), step):
         hh, cc, kk = (part[start:start + step] for part in redo)
-        rows_of_table = table["table"][hh, index[hh, cc, kk]]  # [P, L]
+        rows_of_table = table["table"][hh, index[hh, cc, kk], :length]  # [P, L]
         far[hh, cc, kk] = np.max(np.where(rest[hh, cc], rows_of_table, -np.inf), axis=-1)
     d1 = np.sqrt(np.maximum(np.max(np.where(np.isfinite(far), own + far, 0.0), axis=-1), 0.0))  # [H, C]
     mass = np.sum(np.where(chosen, alpha, 0.0), axis=-1)  # [H, C]
@@ -134,7 +148,9 @@ def separability_block(alpha, x, n: int, *, delta, mask=None) -> dict[str, np.nd
 
     alpha = np.asarray(alpha, dtype=float)  # [H, C, L]
     valid = check_mask(mask, alpha.shape)
-    x_heads = x.reshape(x.shape[0], *x.shape[-2:])  # [H, L, d]
+    keys = seen_keys(valid)  # keys no row of the block sees: never selected, never the radius
+    alpha, valid = alpha[..., :keys], valid[..., :keys]
+    x_heads = x.reshape(x.shape[0], *x.shape[-2:])[:, :keys]  # [H, L, d]
     heads, rows, length = alpha.shape
     chosen = top_n_mask(alpha, valid, n)  # [H, C, L]
     index = np.nonzero(chosen.reshape(-1, length))[1].reshape(heads, rows, n)  # [H, C, n] ascending, as the reference
@@ -184,15 +200,26 @@ def separability_block(alpha, x, n: int, *, delta, mask=None) -> dict[str, np.nd
 # Algorithm 3: every N of a grid from one sort
 
 
-def distance_grid(alpha, x, ns, *, mask=None) -> dict[str, np.ndarray]:
+def distance_grid(alpha, x, ns, *, mask=None, norm: bool = False) -> dict[str, np.ndarray]:
     """``d̃`` (sum reading) and the random main sum at every ``N`` of ``ns``: ``[H, C, len(ns)]`` each.
 
     One stable sort per (head, query) gives every top-``N`` set (ties to the lower index, as
     ``theorems.maths.batches.top_n_mask``); rows with fewer than ``N`` visible keys are NaN at that ``N``.
+    With ``norm``, also ``d̃``'s norm reading ``‖Σ_{i∉I_N} α_i x_i − s‖`` (``distance_norm``), as
+    :func:`theorems.maths.distance.distance` (``reading="norm"``) computes it.
+
+    >>> rng = np.random.default_rng(1)
+    >>> alpha = rng.dirichlet(np.ones(6), size=(2, 3)); x = rng.normal(size=(2, 1, 6, 4))
+    >>> from theorems.maths.distance import distance
+    >>> got = distance_grid(alpha, x, (1, 2), norm=True)["distance_norm"][..., 1]
+    >>> bool(np.allclose(got, distance(alpha, x, 2, reading="norm"), rtol=1e-12))
+    True
     """
     alpha = np.asarray(alpha, dtype=float)  # [H, C, L]
     valid = check_mask(mask, alpha.shape)
-    x_heads = x.reshape(x.shape[0], *x.shape[-2:])  # [H, L, d]
+    keys = seen_keys(valid)  # the keys no row of the block sees add exact zeros to every sum
+    alpha, valid = alpha[..., :keys], valid[..., :keys]
+    x_heads = x.reshape(x.shape[0], *x.shape[-2:])[:, :keys]  # [H, L, d]
     counts = valid.sum(axis=-1)  # [H, C]
     order = np.argsort(np.where(valid, -alpha, np.inf), axis=-1, kind="stable")  # [H, C, L] descending, once
     rank = np.empty_like(order)
@@ -207,6 +234,7 @@ def distance_grid(alpha, x, ns, *, mask=None) -> dict[str, np.ndarray]:
     valid_f = valid.astype(float)  # [H, C, L]
     distance = np.full((*alpha.shape[:-1], len(ns)), np.nan)
     estimate = np.full_like(distance, np.nan)
+    norms = np.full_like(distance, np.nan) if norm else None
     chosen = np.empty(alpha.shape, dtype=bool)
     work, other, rest = (np.empty(alpha.shape) for _ in range(3))  # reused buffers: no allocation per N
     for k, n in enumerate(ns):  # a loop over the grid of N, never over tokens
@@ -223,6 +251,9 @@ def distance_grid(alpha, x, ns, *, mask=None) -> dict[str, np.ndarray]:
         np.sqrt(work, out=work)  # ‖α_i x_i − s‖
         np.subtract(valid_f, chosen, out=rest)  # 1 on the visible keys outside I_N
         distance[..., k] = np.where(fits, np.vecdot(work, rest), np.nan)
+        if norm:  # ‖t − s‖ with t = Σ_{i∉I_N} α_i x_i, each sum taken directly as the reference does
+            np.multiply(weights, rest, out=work)
+            norms[..., k] = np.where(fits, np.linalg.norm(np.matmul(work, x_heads) - s, axis=-1), np.nan)
         # random main sum: ‖(1 + p)α_i x_i − p·T‖² = (1 + p)²‖α_i x_i‖² − 2(1 + p)p α_i x_i·T + p²‖T‖²
         p = np.where(counts > 1, n / np.maximum(counts - 1, 1), 0.0)[..., None]  # [H, C, 1]
         np.multiply(own, (1 + p) ** 2, out=work)
@@ -232,7 +263,8 @@ def distance_grid(alpha, x, ns, *, mask=None) -> dict[str, np.ndarray]:
         np.maximum(work, 0.0, out=work)
         np.sqrt(work, out=work)
         estimate[..., k] = np.where(fits, (counts - n) / counts * np.vecdot(work, valid_f), np.nan)
-    return {"distance_sum": distance, "estimate": estimate}
+    out = {"distance_sum": distance, "estimate": estimate}
+    return out | ({"distance_norm": norms} if norm else {})
 
 
 # ----------------------------------------------------------------------------------------------

@@ -34,6 +34,8 @@ from theorems.maths.batches import top_n_mask
 
 CACHE_ENTRIES = 1 << 20
 """Entries of the largest gathered ``[pairs, L]`` slice (8 MiB): the fallback rows stay cache-sized."""
+TABLE_ENTRIES = 1 << 17
+"""Entries of one chunk of :func:`farthest_table` (1 MiB of float64): its ten passes stay in a core's cache."""
 
 
 def seen_keys(valid: np.ndarray) -> int:
@@ -60,20 +62,31 @@ def farthest_table(x: np.ndarray) -> dict[str, np.ndarray]:
     The second maximum obeys ``M2[t] = max_{s ≤ t} min(M1[s − 1], T[s])``: one more running maximum.
     """
     x = x.reshape(x.shape[0], *x.shape[-2:])  # [H, L, d]
+    heads, length, _ = x.shape
     squared = np.sum(x * x, axis=-1)  # [H, L]
-    table = squared[:, None, :] - 2 * np.matmul(x, np.swapaxes(x, -1, -2))  # [H, L(j), L(i)]
-    first = np.maximum.accumulate(table, axis=-1)  # [H, L(j), L(t)] max_{i ≤ t} T[j, i]
-    positions = np.arange(table.shape[-1], dtype=np.int32)
-    first_at = np.maximum.accumulate(np.where(table >= first, positions, 0), axis=-1).astype(np.int32)
-    before = np.concatenate([np.full(first.shape[:-1] + (1,), -np.inf), first[..., :-1]], axis=-1)  # M1[s − 1]
-    before_at = np.concatenate([np.zeros(first.shape[:-1] + (1,), np.int32), first_at[..., :-1]], axis=-1)
-    demoted = np.minimum(before, table)  # [H, L, L] the runner-up that entry s leaves behind
-    owner = np.where(table < before, positions, before_at)  # whose value that runner-up is
-    second = np.maximum.accumulate(demoted, axis=-1)
-    last = np.maximum.accumulate(np.where(demoted >= second, positions, 0), axis=-1)
-    second_at = np.take_along_axis(owner, last, axis=-1).astype(np.int32)
-    return {"table": table, "first": first, "first_at": first_at, "second": second, "second_at": second_at,
-            "squared": squared}
+    x_t = np.swapaxes(x, -1, -2)  # [H, d, L]
+    out = {name: np.empty((heads, length, length), dtype=float) for name in ("table", "first", "second")}
+    out |= {name: np.empty((heads, length, length), dtype=np.int32) for name in ("first_at", "second_at")}
+    positions = np.arange(length, dtype=np.int32)
+    step = max(1, TABLE_ENTRIES // (heads * length))  # rows j per chunk: every pass below stays in cache
+    for start in range(0, length, step):
+        j = slice(start, start + step)
+        table = np.matmul(x[:, j], x_t)  # [H, c, L] x_j·x_i
+        table *= -2
+        table += squared[:, None, :]  # ‖x_i‖² − 2 x_j·x_i
+        out["table"][:, j] = table
+        first = np.maximum.accumulate(table, axis=-1, out=out["first"][:, j])  # max_{i ≤ t} T[j, i]
+        first_at = np.maximum.accumulate(positions * (table >= first), axis=-1, out=out["first_at"][:, j])
+        # entry s demotes M1[s − 1] (−inf before the first key) or itself to the runner-up
+        demoted = np.empty_like(table)
+        demoted[..., 0] = -np.inf
+        np.minimum(first[..., :-1], table[..., 1:], out=demoted[..., 1:])
+        owner = np.zeros(table.shape, dtype=np.int32)  # whose value that runner-up is
+        owner[..., 1:] = np.where(table[..., 1:] < first[..., :-1], positions[1:], first_at[..., :-1])
+        second = np.maximum.accumulate(demoted, axis=-1, out=out["second"][:, j])
+        last = np.maximum.accumulate(positions * (demoted >= second), axis=-1)
+        out["second_at"][:, j] = np.take_along_axis(owner, last, axis=-1)
+    return out | {"squared": squared}
 
 
 def _prefix_counts(valid: np.ndarray) -> np.ndarray | None:

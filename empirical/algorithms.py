@@ -517,19 +517,37 @@ def sensitivity_checks() -> tuple[Check, ...]:
     return tuple(checks)
 
 
+def _corollary3_bounds() -> dict:
+    """Each Corollary 3 statement's right side as the closed form its ``rhs`` calls
+    (``theorems.maths.corollary3_bounds``), a function of ``T`` (and ``ε`` for the finite difference)."""
+    from theorems.maths import corollary3_bounds as forms
+
+    corrected = {"spectral": forms.half_over_t, "frobenius": forms.half_over_t, "row": forms.root2_over_4t,
+                 "entry": forms.quarter_over_t}
+    bounds = {f"corollary3.{reading}": forms.paper_bound for reading in COROLLARY3_READINGS}
+    bounds |= {f"corollary3.{reading}.corrected": form for reading, form in corrected.items()}
+    bounds["corollary3.finite-difference"] = lambda t, e: forms.paper_bound(t)
+    bounds["corollary3.finite-difference.corrected"] = forms.finite_difference_bound
+    return bounds
+
+
 def _statement_bounds(check: Check, temperatures, epsilons) -> np.ndarray | None:
-    """The right side of ``check.statement`` on the ``T`` (x ``ε``) grid, from the catalogue's own formula."""
+    """The right side of ``check.statement`` on the ``T`` (x ``ε``) grid: ``[n_T, n_ε]`` or ``[n_T]``.
+
+    None when the statement is not in the catalogue (a filtered registry).
+
+    >>> check = next(c for c in sensitivity_checks() if c.statement == "corollary3.spectral.corrected")
+    >>> _statement_bounds(check, [0.5, 1.0], [0.1]).tolist()
+    [1.0, 0.5]
+    """
     from theorems import STATEMENTS
-    from theorems.engine.precision import F64
 
     if check.statement not in STATEMENTS.keys():
         return None
-    rhs = STATEMENTS[check.statement].rhs
-    dummy = np.zeros(2)
-    grid = [[float(rhs({"logits": dummy, "T": float(t), "eps": float(e), "v": dummy}, F64)) for e in epsilons]
-            for t in temperatures]  # a loop over the grid of T and ε, not over tokens
-    grid = np.asarray(grid)  # [n_T, n_ε]
-    return grid if "epsilon" in check.extra else grid[:, 0]
+    form = _corollary3_bounds()[check.statement]
+    if "epsilon" in check.extra:  # a loop over the grid of T and ε, not over tokens
+        return np.array([[float(form(float(t), float(e))) for e in epsilons] for t in temperatures])  # [n_T, n_ε]
+    return np.array([float(form(float(t))) for t in temperatures])  # [n_T]
 
 
 def _sensitivity_confirmer(heads: Heads):

@@ -28,6 +28,7 @@ from theorems.engine.validation import (check_array, check_integer, check_logits
                                  check_positive, check_scale, check_seed, check_shape, check_temperatures,
                                  check_weights, check_work)
 from theorems.maths import secular
+from theorems.maths.corollary3_bounds import finite_difference_bound, half_over_t
 
 DIRECTION_SALT = 0x5E
 """Salt of the random directions' seed stream (see :func:`random_directions`)."""
@@ -158,14 +159,14 @@ def finite_difference_sensitivity(logits, temperatures, epsilons, *, seed: int =
 
 def sup_spectral(temperature):
     """``sup_l ‖J‖₂ = sup_l ‖J‖_F = 1/(2T)`` (two weights 1/2)."""
-    return 1 / (2 * check_temperatures(temperature, name="temperature"))
+    return half_over_t(check_temperatures(temperature, name="temperature"))
 
 
 def sup_finite_difference(temperature, epsilon):
     """``sup_{l, ‖v‖=1} g(T, ε) = (√2/ε)·tanh(ε/(2√2·T))``, attained at ``L = 2``, equal logits."""
     t = check_temperatures(temperature, name="temperature")
     e = check_temperatures(epsilon, name="epsilon")
-    return np.sqrt(2) / e * np.tanh(e / (2 * np.sqrt(2) * t))
+    return finite_difference_bound(t, e)
 
 
 def paper_curve(temperature):

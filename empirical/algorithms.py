@@ -201,11 +201,13 @@ def _distance_rows(ns, quantities=DISTANCE_QUANTITIES):
             out |= {f"{name}@{n}": grid[name][..., k] for name in grid_quantities for k, n in enumerate(ns)}
         for n in ns if centers else ():
             keep = np.flatnonzero(rows.counts >= n)  # [C'] rows that see at least N keys
+            alpha = rows.alpha if keep.size == rows.counts.size else np.ascontiguousarray(rows.alpha[:, keep])
+            bounds = (kernels.fixed_bounds(alpha, rows.x, n, centers=centers, mask=rows.mask[keep], table=table(rows))
+                      if keep.size else {})
             for center in centers:
                 full = np.full(rows.alpha.shape[:2], np.nan)  # [H, C]
                 if keep.size:
-                    full[:, keep] = kernels.fixed_bound(np.ascontiguousarray(rows.alpha[:, keep]), rows.x, n,
-                                                        center=center, mask=rows.mask[keep], table=table(rows))
+                    full[:, keep] = bounds[center]
                 out[f"bound_{center}@{n}"] = full
         return out
     return function
@@ -430,18 +432,58 @@ def minimum_distances(heads: Heads, *, embeddings: str = "values") -> np.ndarray
     return out.numpy()
 
 
-def _separability_rows(n: int, delta: np.ndarray):
+def _separability_rows(ns, delta: np.ndarray):
+    """The row function of Algorithm 4: its quantities at each ``N`` of ``ns``, keyed ``name@N``; a row with
+    fewer than ``N + 1`` visible keys is NaN at that ``N``. ``delta [B, layer, head]``."""
     from empirical.kernels import separability_block
 
     def function(rows: Rows) -> dict[str, np.ndarray]:
         # alpha [H, C, L], x [H, 1, L, d] (unit norm), mask [C, L]; delta per head [H, 1]
         d = delta[rows.window, rows.layer][:, None]  # [H, 1]
-        quantities = separability_block(rows.alpha, rows.x, n, delta=np.where(d > 0, d, 1.0), mask=rows.mask)
         outside = np.where(d > 0, 1.0, np.nan)  # δ = 0 (repeated embeddings): outside Assumption 2, no bound
-        for bound in ("lower", "upper_2M2", "upper_16M2"):
-            quantities[bound] = quantities[bound] * outside
-        return quantities
+        out = {}
+        for n in ns:
+            keep = np.flatnonzero(rows.counts >= n + 1)  # [C'] rows with a key outside the top N
+            every = keep.size == rows.counts.size
+            alpha, mask = (rows.alpha, rows.mask) if every else (np.ascontiguousarray(rows.alpha[:, keep]), rows.mask[keep])
+            quantities = (separability_block(alpha, rows.x, n, delta=np.where(d > 0, d, 1.0), mask=mask)
+                          if keep.size else {key: np.empty((d.shape[0], 0)) for key in SEPARABILITY_QUANTITIES})
+            for key, value in quantities.items():
+                full = np.full(rows.alpha.shape[:2], np.nan)  # [H, C]
+                full[:, keep] = value * outside if key in ("lower", "upper_2M2", "upper_16M2") else value
+                out[f"{key}@{n}"] = full
+        return out
     return function
+
+
+SEPARABILITY_QUANTITIES = ("radius", "fraction", "lower", "upper_2M2", "upper_16M2")
+"""What :func:`empirical.kernels.separability_block` gives per row."""
+
+
+def _separability_values(setup: Setup, heads, ns, delta: np.ndarray, tokens: int | None):
+    """``(N, rows, values [B, layer, head, R_N])`` per ``N``: with every token (``tokens=None``) one pass over the
+    blocks serves every ``N`` (the blocks' float64 softmax and unit embeddings are built once); a subsample
+    of ``tokens`` rows depends on ``N``, so then one pass per ``N``."""
+    if not ns:
+        return
+    if tokens is None:
+        index = valid_rows(heads, min_keys=min(ns) + 1)
+        counts = heads.visible.sum(-1).min(0).values.numpy()[index]  # [R] fewest visible keys over windows
+        with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, budget=setup.budget),
+                       "Alg. 4 (separability, every N)") as bar:
+            mapped = map_rows(heads, _separability_rows(ns, delta), index=index, embeddings=setup.embeddings,
+                              budget=setup.budget, normalise=True, progress=bar)
+        for n in ns:
+            rows_n = np.flatnonzero(counts >= n + 1)
+            yield n, index[rows_n], {key: mapped.values[f"{key}@{n}"][..., rows_n] for key in SEPARABILITY_QUANTITIES}
+        return
+    for n in tqdm(ns, desc="Alg. 4 (separability)", disable=not setup.progress):
+        index = valid_rows(heads, min_keys=n + 1, tokens=tokens)
+        with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, budget=setup.budget),
+                       f"Alg. 4 N={n}") as bar:
+            mapped = map_rows(heads, _separability_rows((n,), delta), index=index, embeddings=setup.embeddings,
+                              budget=setup.budget, normalise=True, progress=bar)
+        yield n, index, {key: mapped.values[f"{key}@{n}"] for key in SEPARABILITY_QUANTITIES}
 
 
 def separability(setup: Setup, *, length: int = 1024, ns=SEPARABILITY_NS, tokens: int | None = None) -> dict:
@@ -457,14 +499,7 @@ def separability(setup: Setup, *, length: int = 1024, ns=SEPARABILITY_NS, tokens
     heads = setup.heads(length)
     delta = minimum_distances(heads, embeddings=setup.embeddings)  # [B, layer, H]
     points = []
-    for n in tqdm([n for n in ns if n < length], desc=f"Alg. 4 (separability, L={length})",
-                  disable=not setup.progress):
-        index = valid_rows(heads, min_keys=n + 1, tokens=tokens)
-        with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, budget=setup.budget),
-                       f"Alg. 4 N={n}") as bar:
-            mapped = map_rows(heads, _separability_rows(n, delta), index=index, embeddings=setup.embeddings,
-                              budget=setup.budget, normalise=True, progress=bar)
-        values = mapped.values
+    for n, index, values in _separability_values(setup, heads, [n for n in ns if n < length], delta, tokens):
         per_head = {key: _token_means(value) for key, value in values.items()}
         present = np.isfinite(values["fraction"]) & np.isfinite(values["lower"])  # δ > 0 heads only
         inside = present & (values["fraction"] >= values["lower"]) & (values["fraction"] <= values["upper_2M2"])

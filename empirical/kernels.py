@@ -102,13 +102,19 @@ def fixed_bound(alpha, x, n: int, *, center: str = "normalised", mask=None, tabl
     ``table`` (from :func:`farthest_table`) may be shared by every block of rows of the same heads.
     Rows whose visible keys are not a prefix (neither causal nor full) go to the reference.
     """
+    return fixed_bounds(alpha, x, n, centers=(center,), mask=mask, table=table)[center]
+
+
+def fixed_bounds(alpha, x, n: int, *, centers=("normalised", "max-norm"), mask=None,
+                 table: dict | None = None) -> dict[str, np.ndarray]:
+    """:func:`fixed_bound` at each of ``centers`` (``[H, C]`` each): the selection and ``d_1`` serve both."""
     from theorems.maths import distance as reference
 
     alpha = np.asarray(alpha, dtype=float)  # [H, C, L]
     valid = check_mask(mask, alpha.shape)  # [H, C, L]
     counts = _prefix_counts(valid[0])  # [C]
     if counts is None or x.ndim != 4 or x.shape[1] != 1:
-        return reference.fixed_bound(alpha, x, n, center=center, mask=mask)
+        return {center: reference.fixed_bound(alpha, x, n, center=center, mask=mask) for center in centers}
     table = farthest_table(x) if table is None else table  # over every key: shared by every block of the heads
     keys = seen_keys(valid)  # the keys no row of the block sees add nothing: leave them out
     alpha, valid, x = alpha[..., :keys], valid[..., :keys], x[..., :keys, :]
@@ -136,13 +142,16 @@ def fixed_bound(alpha, x, n: int, *, center: str = "normalised", mask=None, tabl
         far[hh, cc, kk] = np.max(np.where(rest[hh, cc], rows_of_table, -np.inf), axis=-1)
     d1 = np.sqrt(np.maximum(np.max(np.where(np.isfinite(far), own + far, 0.0), axis=-1), 0.0))  # [H, C]
     mass = np.sum(np.where(chosen, alpha, 0.0), axis=-1)  # [H, C]
-    if center == "normalised":
-        s = np.matmul(np.where(chosen, alpha, 0.0)[..., None, :], x)[..., 0, :]  # [H, C, d] the reference's GEMV
-        safe = np.where(mass > 0, mass, 1.0)
-        c = np.where(mass > 0, np.linalg.norm(s, axis=-1) / safe, 0.0)
-    else:
-        c = np.sqrt(np.max(own, axis=-1))
-    return (1 - mass) * d1 + ((counts[None] - n) * mass - (1 - mass)) * c
+    out = {}
+    for center in centers:
+        if center == "normalised":
+            s = np.matmul(np.where(chosen, alpha, 0.0)[..., None, :], x)[..., 0, :]  # [H, C, d] the reference's GEMV
+            safe = np.where(mass > 0, mass, 1.0)
+            c = np.where(mass > 0, np.linalg.norm(s, axis=-1) / safe, 0.0)
+        else:
+            c = np.sqrt(np.max(own, axis=-1))
+        out[center] = (1 - mass) * d1 + ((counts[None] - n) * mass - (1 - mass)) * c
+    return out
 
 
 # ----------------------------------------------------------------------------------------------

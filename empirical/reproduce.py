@@ -23,8 +23,7 @@ from empirical.checks import merge
 from empirical.figures import draw_all
 from empirical.heads.loading import load_model
 from empirical.report import render
-
-ALGORITHMS = (1, 2, 3, 4, 5)
+from empirical.runner import ALGORITHMS, jsonable, run_algorithms
 
 
 def versions() -> dict[str, str]:
@@ -33,54 +32,6 @@ def versions() -> dict[str, str]:
     import transformers
     return {"python": platform.python_version(), "torch": torch.__version__, "transformers": transformers.__version__,
             "numpy": np.__version__, "scipy": scipy.__version__}
-
-
-def _jsonable(value):
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, (np.floating, float)):
-        return float(value) if np.isfinite(value) else None
-    if isinstance(value, np.integer):
-        return int(value)
-    if isinstance(value, np.ndarray):
-        return _jsonable(value.tolist())
-    return value
-
-
-def run_algorithms(setup: Setup, *, which=ALGORITHMS, lengths=algorithms.PAPER_LENGTHS, ns=algorithms.PAPER_NS,
-                   critical_lengths=None, critical_tokens: int | None = None, separability_ns=algorithms.SEPARABILITY_NS,
-                   temperatures=algorithms.TEMPERATURES, epsilons=algorithms.EPSILONS,
-                   distance_tokens: int | None = None, separability_tokens: int | None = None,
-                   sensitivity_tokens: int | None = None, partial: dict | None = None) -> tuple[dict, dict]:
-    """Run the chosen algorithms; returns ``(results, timings in seconds)``.
-
-    ``*_tokens`` keep that many evenly spaced query tokens per head (``None``: every token).
-    ``partial``, when given, receives each algorithm's results as soon as it finishes (kept if a later one fails).
-    """
-    which = tuple(sorted(set(which)))
-    if not which or any(a not in ALGORITHMS for a in which):
-        raise ValueError(f"algorithms={which!r} must be a non-empty subset of {ALGORITHMS}")
-    longest = max(setup.lengths(lengths))
-    results, timings = ({} if partial is None else partial), {}
-    jobs = {
-        1: ("distance_vs_length", lambda: algorithms.distance_vs_length(setup, lengths=lengths, n=5,
-                                                                        tokens=distance_tokens)),
-        2: ("distance_vs_n", lambda: algorithms.distance_vs_n(setup, length=longest, ns=ns, tokens=distance_tokens)),
-        3: ("critical_n", lambda: algorithms.critical_n(setup, lengths=critical_lengths or lengths,
-                                                        tokens=critical_tokens)),
-        4: ("separability", lambda: algorithms.separability(setup, length=longest, ns=separability_ns,
-                                                            tokens=separability_tokens)),
-        5: ("sensitivity", lambda: algorithms.sensitivity(setup, length=longest, temperatures=temperatures,
-                                                          epsilons=epsilons, tokens=sensitivity_tokens)),
-    }
-    for number in which:
-        key, job = jobs[number]
-        began = time.perf_counter()
-        results[key] = job()
-        timings[f"Alg. {number} ({key})"] = time.perf_counter() - began
-    return results, timings
 
 
 OPTION_NAMES = {"which": "--algorithms", "lengths": "--lengths", "ns": "--ns", "critical_lengths": "--critical-lengths",
@@ -229,7 +180,7 @@ def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", 
             results, timings = engine.run(cluster=cluster, spec=spec, options=options, out=out, progress=progress)
     except BaseException:
         if finished:  # an hour of work is not thrown away because the last algorithm failed
-            (out / "results.partial.json").write_text(json.dumps(_jsonable(finished), indent=1))
+            (out / "results.partial.json").write_text(json.dumps(jsonable(finished), indent=1))
             print(f"note: the finished algorithms' results are in {out / 'results.partial.json'}", file=sys.stderr)
         raise
     checks = merge([c for part in results.values() for c in part.get("checks", {}).values()])
@@ -242,7 +193,7 @@ def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", 
         "versions": versions(), "timings": timings, "checks": checks,
         "seconds": time.perf_counter() - began,
     })
-    results = _jsonable(results)
+    results = jsonable(results)
     (out / "results.json").write_text(json.dumps(results, indent=1))
     if cluster is not None:
         from empirical.cluster import forget

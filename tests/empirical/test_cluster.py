@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from empirical import cluster, reproduce
+from empirical import cluster, reproduce, runner
 
 pytestmark = [pytest.mark.empirical, pytest.mark.slow]
 
@@ -77,14 +77,14 @@ def test_a_worker_killed_mid_run_has_its_task_rerun_and_the_run_finishes(tiny_gp
         killer.join(timeout=5)
     assert killed, "no worker was killed: the test did not test anything"
     for key, value in results.items():
-        _assert_same(reproduce._jsonable(value), single[key], (key,))
+        _assert_same(runner.jsonable(value), single[key], (key,))
 
 
 def test_a_rerun_reads_the_finished_tasks_back_and_recomputes_the_others(tiny_gpt2_dir, tmp_path):
     from distributed import Client, LocalCluster
 
     options = dict(OPTIONS, which=(1, 5))
-    identity = json.loads(json.dumps(reproduce._jsonable({"spec": _spec(tiny_gpt2_dir),
+    identity = json.loads(json.dumps(runner.jsonable({"spec": _spec(tiny_gpt2_dir),
                                                           "options": {k: v for k, v in options.items() if k != "which"}})))
     records = tmp_path / cluster.TASKS
     records.mkdir()

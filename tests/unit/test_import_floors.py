@@ -25,7 +25,6 @@ FLOORS = (  # low to high; the first matching prefix decides (so the entry point
 
 
 KNOWN_CIRCLES = [  # older than the rule, each an engineering debt; a new circle, or one of these growing, fails
-    ["empirical.cluster", "empirical.reproduce"],  # the Dask tasks call reproduce's runner, which starts them
     # the ball backend: precision imports ballarray at its end to install the numpy/scipy ball forms, and the
     # forms build on precision's balls
     ["theorems.engine.ball_linalg", "theorems.engine.ballarray", "theorems.engine.precision"],

@@ -82,7 +82,8 @@ def _setup_for(spec: dict):
             torch.set_num_threads(spec["threads"])
         loaded = load_model(spec["model"], offline=spec["offline"], tokenizer=spec["tokenizer"])
         _WORKER_SETUPS[key] = Setup(loaded, text=spec["text"], windows=spec["windows"], embeddings=spec["embeddings"],
-                                    progress=False, device=spec["device"])
+                                    progress=False, device=spec["device"],
+                                    layers_per_block=spec.get("layers_per_block"))
     return _WORKER_SETUPS[key]
 
 

@@ -49,6 +49,24 @@ def test_a_local_cluster_of_two_workers_writes_the_single_process_results(tiny_g
     assert not (tmp_path / cluster.TASKS).exists()  # the task records are gone once results.json holds them
 
 
+def test_reproduce_with_one_layer_per_block_streams_and_writes_the_same_results(tiny_gpt2_dir, tmp_path, single,
+                                                                                 monkeypatch):
+    from empirical import algorithms
+
+    blocks = []
+
+    class Recorded(algorithms.HeadStream):
+        def __init__(self, *arguments, **keywords):
+            blocks.append(keywords["per_block"])
+            super().__init__(*arguments, **keywords)
+
+    monkeypatch.setattr(algorithms, "HeadStream", Recorded)
+    reproduce.run(model=str(tiny_gpt2_dir), text=None, out=tmp_path, offline=True, progress=False, layers_per_block=1,
+                  **OPTIONS)
+    assert blocks and set(blocks) == {1}  # the two layers came one block at a time
+    _assert_same(json.loads((tmp_path / "results.json").read_text()), single)
+
+
 def _spec(tiny_gpt2_dir):
     return {"model": str(tiny_gpt2_dir), "text": None, "windows": 1, "embeddings": "values", "offline": True,
             "tokenizer": None, "device": "cpu"}

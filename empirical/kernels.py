@@ -183,27 +183,39 @@ def separability_block(alpha, x, n: int, *, delta, mask=None) -> dict[str, np.nd
     xs = np.matmul(s, np.swapaxes(x_heads, -1, -2))  # [H, C, L] x_i·s
     xx = np.sum(x_heads * x_heads, axis=-1)[:, None, :]  # [H, 1, L]
     ss = np.sum(s * s, axis=-1, keepdims=True)  # [H, C, 1]
-    distance = np.sqrt(np.maximum(ss - 2 * alpha * xs + alpha * alpha * xx, 0.0))  # [H, C, L] ‖s − α_i x_i‖
-    others = valid & ~chosen
+    # ‖s − α_i x_i‖ = √(‖s‖² − 2α_i x_i·s + α_i²‖x_i‖²), in place: the operations of the one-line form
+    distance = np.multiply(alpha, xs, out=xs)  # [H, C, L]
+    distance *= 2  # (2α_i)·(x_i·s) rounds as 2·(α_i·(x_i·s)): a power of two
+    np.subtract(ss, distance, out=distance)
+    squares = alpha * alpha
+    squares *= xx
+    distance += squares
+    np.sqrt(np.maximum(distance, 0.0, out=distance), out=distance)
+    masked = np.where(valid & ~chosen, distance, np.inf)  # the keys outside I_N
     # the expansion is off by ~ε·‖s‖²/distance; the reference takes the differences. Recomputed from the
     # differences, as the reference does: the closest non-selected key (the radius) and every selected key
     # within reach of it (at most N per row), so the ties ‖s − α_i x_i‖ = r fall as in the reference
-    closest = np.argmin(np.where(others, distance, np.inf), axis=-1)[..., None]  # [H, C, 1]
-    r = np.take_along_axis(np.where(others, distance, np.inf), closest, axis=-1)  # [H, C, 1]
+    closest = np.argmin(masked, axis=-1)[..., None]  # [H, C, 1]
+    r = np.take_along_axis(masked, closest, axis=-1)  # [H, C, 1]
     slack = 1e-9 * (ss / np.maximum(r, np.finfo(float).tiny) + r)
-    redo = chosen & (np.abs(distance - r) <= slack)
-    np.put_along_axis(redo, closest, np.isfinite(r), axis=-1)
-    near = np.nonzero(redo)
+    inner = np.take_along_axis(distance, index, axis=-1)  # [H, C, n] the selected keys' distances
+    hs, cs, ks = np.nonzero(np.abs(inner - r) <= slack)  # selected keys near the radius
+    hr, cr = np.nonzero(np.isfinite(r[..., 0]))  # rows with a radius
+    hh, cc = np.concatenate([hs, hr]), np.concatenate([cs, cr])
+    ii = np.concatenate([index[hs, cs, ks], closest[hr, cr, 0]])
+    exact = np.empty(len(hh))
     step = max(1, CACHE_ENTRIES // x_heads.shape[-1])
-    for start in range(0, len(near[0]), step):
-        hh, cc, ii = (part[start:start + step] for part in near)
-        diff = s[hh, cc] - alpha[hh, cc, ii][:, None] * x_heads[hh, ii]  # [P, d]
-        distance[hh, cc, ii] = np.sqrt(np.sum(diff * diff, axis=-1))
-    r = np.take_along_axis(np.where(others, distance, np.inf), closest, axis=-1)[..., 0]  # [H, C]
+    for start in range(0, len(hh), step):
+        part = slice(start, start + step)
+        diff = s[hh[part], cc[part]] - alpha[hh[part], cc[part], ii[part]][:, None] * x_heads[hh[part], ii[part]]
+        exact[part] = np.sqrt(np.sum(diff * diff, axis=-1))  # [P]
+    inner[hs, cs, ks] = exact[:len(hs)]
+    r = r[..., 0]  # [H, C]
+    r[hr, cr] = exact[len(hs):]
     usable = np.isfinite(r) & (r > 0)
     safe = np.where(usable, r, 1.0)
     nan = np.where(usable, 1.0, np.nan)
-    inside = np.sum(chosen & (distance <= safe[..., None]), axis=-1)  # [H, C]
+    inside = np.sum(inner <= safe[..., None], axis=-1)  # [H, C]
     # ξ in the reference's order (descending weight, ties to the lower index): its sums round the same way
     selected = np.take_along_axis(selected, np.argsort(-selected, axis=-1, kind="stable"), axis=-1)  # [H, C, n]
     d = np.broadcast_to(np.asarray(delta, dtype=float), alpha.shape[:-1])[..., None]  # [H, C, 1]

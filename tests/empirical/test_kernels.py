@@ -175,3 +175,17 @@ def test_seen_keys_covers_a_scattered_mask():
     mask[0, 2], mask[2, 6] = True, True
     assert kernels.seen_keys(mask) == 7
     assert kernels.seen_keys(np.ones((2, 5), dtype=bool)) == 5
+
+
+@pytest.mark.parametrize("n", [1, 4])
+def test_separability_block_counts_like_the_reference_on_repeated_embeddings_and_tied_weights(n):
+    alpha, x, mask = _block(repeat=True, seed=n)
+    keep = mask.sum(-1) >= n + 1
+    alpha, mask = alpha[:, keep], mask[keep]
+    x = x / np.linalg.norm(x, axis=-1, keepdims=True)
+    fast = kernels.separability_block(alpha, x, n, delta=np.array([[0.1], [0.2], [0.05]]), mask=mask)
+    count = _naive_rows(lambda a, v: reference_sep.separable_count(a, v, n, reference_sep.default_radius(a, v, n)),
+                        alpha, x, mask)
+    np.testing.assert_array_equal(fast["fraction"], count / n)
+    radius = _naive_rows(lambda a, v: reference_sep.default_radius(a, v, n), alpha, x, mask)
+    np.testing.assert_allclose(fast["radius"], radius, rtol=1e-9)

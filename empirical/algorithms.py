@@ -209,7 +209,7 @@ def _distance_rows(ns, quantities=DISTANCE_QUANTITIES):
                 if keep.size:
                     full[:, keep] = bounds[center]
                 out[f"bound_{center}@{n}"] = full
-        return out
+        return {f"{name}@{n}": out[f"{name}@{n}"] for n in ns for name in quantities}  # the order of results.json
     return function
 
 

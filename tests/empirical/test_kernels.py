@@ -189,3 +189,14 @@ def test_separability_block_counts_like_the_reference_on_repeated_embeddings_and
     np.testing.assert_array_equal(fast["fraction"], count / n)
     radius = _naive_rows(lambda a, v: reference_sep.default_radius(a, v, n), alpha, x, mask)
     np.testing.assert_allclose(fast["radius"], radius, rtol=1e-9)
+
+
+def test_algorithms_1_and_2_keep_the_order_of_their_quantities_in_the_results(tiny_gpt2):
+    from empirical import algorithms
+    from empirical.algorithms import Setup
+
+    setup = Setup(tiny_gpt2, text=None, windows=1, progress=False)
+    order = list(algorithms.DISTANCE_QUANTITIES)
+    assert list(algorithms.distance_point(setup, length=32, n=3, checks=False)["per_head"]) == order
+    for point in algorithms.distance_points(setup, length=32, ns=(1, 3)):
+        assert list(point["per_head"]) == list(point["stats"]) == order

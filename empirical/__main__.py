@@ -71,6 +71,9 @@ def parser() -> argparse.ArgumentParser:
     rep.add_argument("--epsilons", type=_floats, default=algorithms.EPSILONS, help="epsilon values of Alg. 5")
     rep.add_argument("--device", default="cpu", help="cpu (default) or cuda: where the forward pass runs")
     rep.add_argument("--quiet", action="store_true", help="no progress bars")
+    rep.add_argument("--layers-per-block", type=int, default=None,
+                     help="layers whose vectors are held at once (default: as many as fit 1 GiB); fewer bound the "
+                          "memory, and each block costs one forward pass per pass over the layers")
     rep.add_argument("--cluster", default=None,
                      help="run each algorithm as a task on a Dask cluster: 'local' (two worker processes here) or a "
                           "scheduler address tcp://host:8786; needs the [cluster] extra; resumable")
@@ -214,7 +217,7 @@ def main(argv: list[str] | None = None) -> int:
         results = run(model=arguments.model, text=arguments.text, out=arguments.out, windows=arguments.windows,
                       embeddings=arguments.embeddings, offline=arguments.offline, tokenizer=arguments.tokenizer,
                       progress=not arguments.quiet, device=arguments.device, cluster=arguments.cluster,
-                      which=arguments.algorithms, lengths=arguments.lengths,
+                      layers_per_block=arguments.layers_per_block, which=arguments.algorithms, lengths=arguments.lengths,
                       ns=arguments.ns, critical_lengths=arguments.critical_lengths,
                       critical_tokens=_all_or(arguments.critical_tokens), separability_ns=arguments.separability_ns,
                       distance_tokens=_all_or(arguments.distance_tokens),

@@ -170,35 +170,48 @@ def _token_means(values: np.ndarray) -> np.ndarray:
 DISTANCE_QUANTITIES = ("distance_sum", "distance_norm", "bound_normalised", "bound_max-norm", "estimate")
 
 
-def _distance_rows(n: int, quantities=DISTANCE_QUANTITIES):
+GRID_QUANTITIES = ("distance_sum", "distance_norm", "estimate")
+"""The quantities :func:`empirical.kernels.distance_grid` gives at every ``N`` from one sort per (head, query)."""
+
+
+def _distance_rows(ns, quantities=DISTANCE_QUANTITIES):
+    """The row function of Algorithms 1-2: each of ``quantities`` at each ``N`` of ``ns``, keyed ``name@N``.
+
+    ``d̃`` (both readings) and the estimate come from one sort per (head, query) for every ``N``; the bounds
+    from the per-head ``d_1`` table of the layer, built once and shared by its blocks and every ``N``. A row
+    with fewer than ``N`` visible keys is NaN at that ``N``.
+    """
     from empirical import kernels
-    from theorems.maths.distance import distance, random_main_sum
 
-    own_tables: dict = {}  # the farthest-pair table of the current (window, layer), shared by its blocks of rows
+    ns = tuple(ns)
+    grid_quantities = [name for name in quantities if name in GRID_QUANTITIES]
+    centers = [name.removeprefix("bound_") for name in quantities if name.startswith("bound_")]
+    tables: dict = {}  # the farthest-pair table of the current (window, layer)
 
-    def table(rows: Rows, tables: dict) -> dict:
+    def table(rows: Rows) -> dict:
         key = (rows.window, rows.layer)
         if key not in tables:
             tables.clear()
             tables[key] = kernels.farthest_table(rows.x)  # [H, L, L] x 5
         return tables[key]
 
-    calls = {
-        "distance_sum": lambda rows: distance(rows.alpha, rows.x, n, reading="sum", mask=rows.mask),
-        "distance_norm": lambda rows: distance(rows.alpha, rows.x, n, reading="norm", mask=rows.mask),
-        "bound_normalised": lambda rows, tables: kernels.fixed_bound(rows.alpha, rows.x, n, center="normalised",
-                                                                     mask=rows.mask, table=table(rows, tables)),
-        "bound_max-norm": lambda rows, tables: kernels.fixed_bound(rows.alpha, rows.x, n, center="max-norm",
-                                                                   mask=rows.mask, table=table(rows, tables)),
-        "estimate": lambda rows: random_main_sum(rows.alpha, rows.x, n, mask=rows.mask),
-    }
-
-    def function(rows: Rows, tables: dict | None = None) -> dict[str, np.ndarray]:
-        # alpha [H, C, L], x [H, 1, L, d] (one set of embeddings per head, shared by its queries), mask [C, L];
-        # ``tables`` lets several N share the per-head d_1 table of a layer
-        tables = own_tables if tables is None else tables
-        return {name: calls[name](rows, tables) if name.startswith("bound") else calls[name](rows)
-                for name in quantities}
+    def function(rows: Rows) -> dict[str, np.ndarray]:
+        # alpha [H, C, L], x [H, 1, L, d] (one set of embeddings per head, shared by its queries), mask [C, L]
+        out = {}
+        if grid_quantities:
+            grid = kernels.distance_grid(rows.alpha, rows.x, ns, mask=rows.mask, norm="distance_norm" in quantities)
+            out |= {f"{name}@{n}": grid[name][..., k] for name in grid_quantities for k, n in enumerate(ns)}
+        for n in ns if centers else ():
+            keep = np.flatnonzero(rows.counts >= n)  # [C'] rows that see at least N keys
+            alpha = rows.alpha if keep.size == rows.counts.size else np.ascontiguousarray(rows.alpha[:, keep])
+            bounds = (kernels.fixed_bounds(alpha, rows.x, n, centers=centers, mask=rows.mask[keep], table=table(rows))
+                      if keep.size else {})
+            for center in centers:
+                full = np.full(rows.alpha.shape[:2], np.nan)  # [H, C]
+                if keep.size:
+                    full[:, keep] = bounds[center]
+                out[f"bound_{center}@{n}"] = full
+        return {f"{name}@{n}": out[f"{name}@{n}"] for n in ns for name in quantities}  # the order of results.json
     return function
 
 
@@ -241,8 +254,9 @@ def distance_point(setup: Setup, *, length: int, n: int, tokens: int | None = No
     width = 1  # the kernels' largest per-block arrays are [H, C, L] and [H, C, d]
     with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, width=width, budget=setup.budget),
                    description or f"distance L={length} N={n}") as bar:
-        mapped = map_rows(heads, _distance_rows(n, quantities), index=index, embeddings=setup.embeddings,
+        mapped = map_rows(heads, _distance_rows((n,), quantities), index=index, embeddings=setup.embeddings,
                           width=width, budget=setup.budget, progress=bar)
+    mapped.values.update({key.removesuffix(f"@{n}"): mapped.values.pop(key) for key in list(mapped.values)})
     per_head = {key: _token_means(value) for key, value in mapped.values.items()}  # each [layer·head]
     point = {"length": length, "n": n, "tokens": int(len(index)), "windows": setup.windows,
              "per_head": {key: value.tolist() for key, value in per_head.items()},
@@ -280,21 +294,7 @@ def distance_points(setup: Setup, *, length: int, ns, description: str = "") -> 
     heads = setup.heads(length)
     index = valid_rows(heads, min_keys=min(ns))
     counts = heads.visible.sum(-1).min(0).values.numpy()[index]  # [R] fewest visible keys over windows
-    per_n = {n: _distance_rows(n) for n in ns}
-    shared: dict = {}  # one d_1 table for every N: the first N's closure builds it, the others read it
-
-    def function(rows: Rows) -> dict[str, np.ndarray]:
-        out = {}
-        for n, rows_function in per_n.items():
-            keep = np.flatnonzero(rows.counts >= n)  # [C'] rows that see at least N keys
-            part = dataclasses.replace(rows, index=rows.index[keep], alpha=np.ascontiguousarray(rows.alpha[:, keep]),
-                                       logits=rows.logits[:, keep], mask=rows.mask[keep], counts=rows.counts[keep])
-            for key, value in rows_function(part, shared).items():  # each [H, C']
-                full = np.full((value.shape[0], len(rows.index), *value.shape[2:]), np.nan)
-                full[:, keep] = value
-                out[f"{key}@{n}"] = full
-        return out
-
+    function = _distance_rows(ns)  # every N from one sort per (head, query) and one d_1 table per layer
     with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, width=1, budget=setup.budget),
                    description or f"distance L={length}") as bar:
         mapped = map_rows(heads, function, index=index, embeddings=setup.embeddings, width=1, budget=setup.budget,
@@ -386,7 +386,7 @@ def critical_n(setup: Setup, *, lengths=PAPER_LENGTHS, levels=LEVELS, tokens: in
         grid = tuple(n for n in (ns or critical_grid(length)) if n < length)
         heads = setup.heads(length)
         index = valid_rows(heads, min_keys=1, tokens=tokens)
-        budget = 8 * setup.budget  # blocks of ~256 rows at L = 1024: each N's two matrix products stay compute-bound
+        budget = setup.budget  # blocks of ~40 rows at L = 1024: each N's [H, C, L] passes stay in cache
         with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, budget=budget),
                        f"Alg. 3 L={length}") as bar:
             mapped = map_rows(heads, lambda rows: distance_grid(rows.alpha, rows.x, grid, mask=rows.mask),
@@ -434,18 +434,58 @@ def minimum_distances(heads: Heads, *, embeddings: str = "values") -> np.ndarray
     return out.numpy()
 
 
-def _separability_rows(n: int, delta: np.ndarray):
+def _separability_rows(ns, delta: np.ndarray):
+    """The row function of Algorithm 4: its quantities at each ``N`` of ``ns``, keyed ``name@N``; a row with
+    fewer than ``N + 1`` visible keys is NaN at that ``N``. ``delta [B, layer, head]``."""
     from empirical.kernels import separability_block
 
     def function(rows: Rows) -> dict[str, np.ndarray]:
         # alpha [H, C, L], x [H, 1, L, d] (unit norm), mask [C, L]; delta per head [H, 1]
         d = delta[rows.window, rows.layer][:, None]  # [H, 1]
-        quantities = separability_block(rows.alpha, rows.x, n, delta=np.where(d > 0, d, 1.0), mask=rows.mask)
         outside = np.where(d > 0, 1.0, np.nan)  # δ = 0 (repeated embeddings): outside Assumption 2, no bound
-        for bound in ("lower", "upper_2M2", "upper_16M2"):
-            quantities[bound] = quantities[bound] * outside
-        return quantities
+        out = {}
+        for n in ns:
+            keep = np.flatnonzero(rows.counts >= n + 1)  # [C'] rows with a key outside the top N
+            every = keep.size == rows.counts.size
+            alpha, mask = (rows.alpha, rows.mask) if every else (np.ascontiguousarray(rows.alpha[:, keep]), rows.mask[keep])
+            quantities = (separability_block(alpha, rows.x, n, delta=np.where(d > 0, d, 1.0), mask=mask)
+                          if keep.size else {key: np.empty((d.shape[0], 0)) for key in SEPARABILITY_QUANTITIES})
+            for key, value in quantities.items():
+                full = np.full(rows.alpha.shape[:2], np.nan)  # [H, C]
+                full[:, keep] = value * outside if key in ("lower", "upper_2M2", "upper_16M2") else value
+                out[f"{key}@{n}"] = full
+        return out
     return function
+
+
+SEPARABILITY_QUANTITIES = ("radius", "fraction", "lower", "upper_2M2", "upper_16M2")
+"""What :func:`empirical.kernels.separability_block` gives per row."""
+
+
+def _separability_values(setup: Setup, heads, ns, delta: np.ndarray, tokens: int | None):
+    """``(N, rows, values [B, layer, head, R_N])`` per ``N``: with every token (``tokens=None``) one pass over the
+    blocks serves every ``N`` (the blocks' float64 softmax and unit embeddings are built once); a subsample
+    of ``tokens`` rows depends on ``N``, so then one pass per ``N``."""
+    if not ns:
+        return
+    if tokens is None:
+        index = valid_rows(heads, min_keys=min(ns) + 1)
+        counts = heads.visible.sum(-1).min(0).values.numpy()[index]  # [R] fewest visible keys over windows
+        with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, budget=setup.budget),
+                       "Alg. 4 (separability, every N)") as bar:
+            mapped = map_rows(heads, _separability_rows(ns, delta), index=index, embeddings=setup.embeddings,
+                              budget=setup.budget, normalise=True, progress=bar)
+        for n in ns:
+            rows_n = np.flatnonzero(counts >= n + 1)
+            yield n, index[rows_n], {key: mapped.values[f"{key}@{n}"][..., rows_n] for key in SEPARABILITY_QUANTITIES}
+        return
+    for n in tqdm(ns, desc="Alg. 4 (separability)", disable=not setup.progress):
+        index = valid_rows(heads, min_keys=n + 1, tokens=tokens)
+        with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, budget=setup.budget),
+                       f"Alg. 4 N={n}") as bar:
+            mapped = map_rows(heads, _separability_rows((n,), delta), index=index, embeddings=setup.embeddings,
+                              budget=setup.budget, normalise=True, progress=bar)
+        yield n, index, {key: mapped.values[f"{key}@{n}"] for key in SEPARABILITY_QUANTITIES}
 
 
 def separability(setup: Setup, *, length: int = 1024, ns=SEPARABILITY_NS, tokens: int | None = None) -> dict:
@@ -461,14 +501,7 @@ def separability(setup: Setup, *, length: int = 1024, ns=SEPARABILITY_NS, tokens
     heads = setup.heads(length)
     delta = minimum_distances(heads, embeddings=setup.embeddings)  # [B, layer, H]
     points = []
-    for n in tqdm([n for n in ns if n < length], desc=f"Alg. 4 (separability, L={length})",
-                  disable=not setup.progress):
-        index = valid_rows(heads, min_keys=n + 1, tokens=tokens)
-        with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, budget=setup.budget),
-                       f"Alg. 4 N={n}") as bar:
-            mapped = map_rows(heads, _separability_rows(n, delta), index=index, embeddings=setup.embeddings,
-                              budget=setup.budget, normalise=True, progress=bar)
-        values = mapped.values
+    for n, index, values in _separability_values(setup, heads, [n for n in ns if n < length], delta, tokens):
         per_head = {key: _token_means(value) for key, value in values.items()}
         present = np.isfinite(values["fraction"]) & np.isfinite(values["lower"])  # δ > 0 heads only
         inside = present & (values["fraction"] >= values["lower"]) & (values["fraction"] <= values["upper_2M2"])
@@ -521,19 +554,37 @@ def sensitivity_checks() -> tuple[Check, ...]:
     return tuple(checks)
 
 
+def _corollary3_bounds() -> dict:
+    """Each Corollary 3 statement's right side as the closed form its ``rhs`` calls
+    (``theorems.maths.corollary3_bounds``), a function of ``T`` (and ``ε`` for the finite difference)."""
+    from theorems.maths import corollary3_bounds as forms
+
+    corrected = {"spectral": forms.half_over_t, "frobenius": forms.half_over_t, "row": forms.root2_over_4t,
+                 "entry": forms.quarter_over_t}
+    bounds = {f"corollary3.{reading}": forms.paper_bound for reading in COROLLARY3_READINGS}
+    bounds |= {f"corollary3.{reading}.corrected": form for reading, form in corrected.items()}
+    bounds["corollary3.finite-difference"] = lambda t, e: forms.paper_bound(t)
+    bounds["corollary3.finite-difference.corrected"] = forms.finite_difference_bound
+    return bounds
+
+
 def _statement_bounds(check: Check, temperatures, epsilons) -> np.ndarray | None:
-    """The right side of ``check.statement`` on the ``T`` (x ``ε``) grid, from the catalogue's own formula."""
+    """The right side of ``check.statement`` on the ``T`` (x ``ε``) grid: ``[n_T, n_ε]`` or ``[n_T]``.
+
+    None when the statement is not in the catalogue (a filtered registry).
+
+    >>> check = next(c for c in sensitivity_checks() if c.statement == "corollary3.spectral.corrected")
+    >>> _statement_bounds(check, [0.5, 1.0], [0.1]).tolist()
+    [1.0, 0.5]
+    """
     from theorems import STATEMENTS
-    from theorems.engine.precision import F64
 
     if check.statement not in STATEMENTS.keys():
         return None
-    rhs = STATEMENTS[check.statement].rhs
-    dummy = np.zeros(2)
-    grid = [[float(rhs({"logits": dummy, "T": float(t), "eps": float(e), "v": dummy}, F64)) for e in epsilons]
-            for t in temperatures]  # a loop over the grid of T and ε, not over tokens
-    grid = np.asarray(grid)  # [n_T, n_ε]
-    return grid if "epsilon" in check.extra else grid[:, 0]
+    form = _corollary3_bounds()[check.statement]
+    if "epsilon" in check.extra:  # a loop over the grid of T and ε, not over tokens
+        return np.array([[float(form(float(t), float(e))) for e in epsilons] for t in temperatures])  # [n_T, n_ε]
+    return np.array([float(form(float(t))) for t in temperatures])  # [n_T]
 
 
 def _sensitivity_confirmer(heads: Heads):

@@ -44,7 +44,7 @@ BYTES_PER_ENTRY = 4
 
 
 def grids(scale: str = "paper") -> dict:
-    """The options of :func:`empirical.reproduce.run_algorithms` for ``scale`` (``paper`` or ``small``).
+    """The options of :func:`empirical.runner.run_algorithms` for ``scale`` (``paper`` or ``small``).
 
     ``paper`` is exactly ``reproduce``'s defaults: the paper's grids, every token, every ``N`` of the grid.
     """
@@ -134,7 +134,7 @@ def _child(model_dir: str, tokenizer: str | None, text: str | None, number: int,
 
     from empirical.algorithms import Setup
     from empirical.heads.loading import load_model
-    from empirical.reproduce import run_algorithms
+    from empirical.runner import run_algorithms
 
     torch.set_num_threads(os.cpu_count() or 1)
     loaded = load_model(model_dir, offline=True, tokenizer=tokenizer)

@@ -84,16 +84,17 @@ def _setup_for(spec: dict):
             torch.set_num_threads(spec["threads"])
         loaded = load_model(spec["model"], offline=spec["offline"], tokenizer=spec["tokenizer"])
         _WORKER_SETUPS[key] = Setup(loaded, text=spec["text"], windows=spec["windows"], embeddings=spec["embeddings"],
-                                    progress=False, device=spec["device"])
+                                    progress=False, device=spec["device"],
+                                    layers_per_block=spec.get("layers_per_block"))
     return _WORKER_SETUPS[key]
 
 
 def _task(number: int, spec: dict, options: dict) -> dict:
     """Run algorithm ``number`` on a worker; JSON-ready results and the time it took."""
-    from empirical.reproduce import _jsonable, run_algorithms
+    from empirical.runner import jsonable, run_algorithms
 
     results, timings = run_algorithms(_setup_for(spec), which=(number,), **options)
-    return {"results": _jsonable(results), "timings": timings}
+    return {"results": jsonable(results), "timings": timings}
 
 
 def _record(out: Path, number: int) -> Path:
@@ -120,12 +121,12 @@ def run_tasks(client, *, spec: dict, options: dict, out, progress: bool = False)
     """
     from distributed import as_completed
 
-    from empirical.reproduce import ALGORITHMS, _jsonable
+    from empirical.runner import ALGORITHMS, jsonable
 
     out = Path(out)
     which = tuple(sorted(set(options.get("which", ALGORITHMS))))
     rest = {key: value for key, value in options.items() if key != "which"}
-    identity = _jsonable({"spec": {k: v for k, v in spec.items() if k != "threads"}, "options": rest})
+    identity = jsonable({"spec": {k: v for k, v in spec.items() if k != "threads"}, "options": rest})
     identity = json.loads(json.dumps(identity))  # tuples -> lists, as read back from disk
     answers = {number: _finished(out, number, identity) for number in which}
     todo = [number for number in which if answers[number] is None]

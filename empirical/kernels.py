@@ -34,6 +34,20 @@ from theorems.maths.batches import top_n_mask
 
 CACHE_ENTRIES = 1 << 20
 """Entries of the largest gathered ``[pairs, L]`` slice (8 MiB): the fallback rows stay cache-sized."""
+TABLE_ENTRIES = 1 << 17
+"""Entries of one chunk of :func:`farthest_table` (1 MiB of float64): its ten passes stay in a core's cache."""
+
+
+def seen_keys(valid: np.ndarray) -> int:
+    """How many leading keys hold every key some row of ``valid [..., L]`` sees: the keys after it add exact zeros.
+
+    A causal block of rows ``a..b`` sees ``b + 1`` keys, so the kernels work on about half of ``L`` on average.
+
+    >>> seen_keys(np.tril(np.ones((4, 6), bool))[:2])
+    2
+    """
+    seen = valid.reshape(-1, valid.shape[-1]).any(axis=0)  # [L]
+    return int(np.flatnonzero(seen)[-1]) + 1 if seen.any() else valid.shape[-1]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -48,20 +62,31 @@ def farthest_table(x: np.ndarray) -> dict[str, np.ndarray]:
     The second maximum obeys ``M2[t] = max_{s ≤ t} min(M1[s − 1], T[s])``: one more running maximum.
     """
     x = x.reshape(x.shape[0], *x.shape[-2:])  # [H, L, d]
+    heads, length, _ = x.shape
     squared = np.sum(x * x, axis=-1)  # [H, L]
-    table = squared[:, None, :] - 2 * np.matmul(x, np.swapaxes(x, -1, -2))  # [H, L(j), L(i)]
-    first = np.maximum.accumulate(table, axis=-1)  # [H, L(j), L(t)] max_{i ≤ t} T[j, i]
-    positions = np.arange(table.shape[-1], dtype=np.int32)
-    first_at = np.maximum.accumulate(np.where(table >= first, positions, 0), axis=-1).astype(np.int32)
-    before = np.concatenate([np.full(first.shape[:-1] + (1,), -np.inf), first[..., :-1]], axis=-1)  # M1[s − 1]
-    before_at = np.concatenate([np.zeros(first.shape[:-1] + (1,), np.int32), first_at[..., :-1]], axis=-1)
-    demoted = np.minimum(before, table)  # [H, L, L] the runner-up that entry s leaves behind
-    owner = np.where(table < before, positions, before_at)  # whose value that runner-up is
-    second = np.maximum.accumulate(demoted, axis=-1)
-    last = np.maximum.accumulate(np.where(demoted >= second, positions, 0), axis=-1)
-    second_at = np.take_along_axis(owner, last, axis=-1).astype(np.int32)
-    return {"table": table, "first": first, "first_at": first_at, "second": second, "second_at": second_at,
-            "squared": squared}
+    x_t = np.swapaxes(x, -1, -2)  # [H, d, L]
+    out = {name: np.empty((heads, length, length), dtype=float) for name in ("table", "first", "second")}
+    out |= {name: np.empty((heads, length, length), dtype=np.int32) for name in ("first_at", "second_at")}
+    positions = np.arange(length, dtype=np.int32)
+    step = max(1, TABLE_ENTRIES // (heads * length))  # rows j per chunk: every pass below stays in cache
+    for start in range(0, length, step):
+        j = slice(start, start + step)
+        table = np.matmul(x[:, j], x_t)  # [H, c, L] x_j·x_i
+        table *= -2
+        table += squared[:, None, :]  # ‖x_i‖² − 2 x_j·x_i
+        out["table"][:, j] = table
+        first = np.maximum.accumulate(table, axis=-1, out=out["first"][:, j])  # max_{i ≤ t} T[j, i]
+        first_at = np.maximum.accumulate(positions * (table >= first), axis=-1, out=out["first_at"][:, j])
+        # entry s demotes M1[s − 1] (−inf before the first key) or itself to the runner-up
+        demoted = np.empty_like(table)
+        demoted[..., 0] = -np.inf
+        np.minimum(first[..., :-1], table[..., 1:], out=demoted[..., 1:])
+        owner = np.zeros(table.shape, dtype=np.int32)  # whose value that runner-up is
+        owner[..., 1:] = np.where(table[..., 1:] < first[..., :-1], positions[1:], first_at[..., :-1])
+        second = np.maximum.accumulate(demoted, axis=-1, out=out["second"][:, j])
+        last = np.maximum.accumulate(positions * (demoted >= second), axis=-1)
+        out["second_at"][:, j] = np.take_along_axis(owner, last, axis=-1)
+    return out | {"squared": squared}
 
 
 def _prefix_counts(valid: np.ndarray) -> np.ndarray | None:
@@ -77,14 +102,22 @@ def fixed_bound(alpha, x, n: int, *, center: str = "normalised", mask=None, tabl
     ``table`` (from :func:`farthest_table`) may be shared by every block of rows of the same heads.
     Rows whose visible keys are not a prefix (neither causal nor full) go to the reference.
     """
+    return fixed_bounds(alpha, x, n, centers=(center,), mask=mask, table=table)[center]
+
+
+def fixed_bounds(alpha, x, n: int, *, centers=("normalised", "max-norm"), mask=None,
+                 table: dict | None = None) -> dict[str, np.ndarray]:
+    """:func:`fixed_bound` at each of ``centers`` (``[H, C]`` each): the selection and ``d_1`` serve both."""
     from theorems.maths import distance as reference
 
     alpha = np.asarray(alpha, dtype=float)  # [H, C, L]
     valid = check_mask(mask, alpha.shape)  # [H, C, L]
     counts = _prefix_counts(valid[0])  # [C]
     if counts is None or x.ndim != 4 or x.shape[1] != 1:
-        return reference.fixed_bound(alpha, x, n, center=center, mask=mask)
-    table = farthest_table(x) if table is None else table
+        return {center: reference.fixed_bound(alpha, x, n, center=center, mask=mask) for center in centers}
+    table = farthest_table(x) if table is None else table  # over every key: shared by every block of the heads
+    keys = seen_keys(valid)  # the keys no row of the block sees add nothing: leave them out
+    alpha, valid, x = alpha[..., :keys], valid[..., :keys], x[..., :keys, :]
     heads, rows, length = alpha.shape
     chosen = top_n_mask(alpha, valid, n)  # [H, C, L]
     index = np.nonzero(chosen.reshape(-1, length))[1].reshape(heads, rows, n)  # [H, C, n] ascending
@@ -105,17 +138,20 @@ def fixed_bound(alpha, x, n: int, *, center: str = "normalised", mask=None, tabl
     step = max(1, CACHE_ENTRIES // length)
     for start in range(0, len(redo[0]), step):
         hh, cc, kk = (part[start:start + step] for part in redo)
-        rows_of_table = table["table"][hh, index[hh, cc, kk]]  # [P, L]
+        rows_of_table = table["table"][hh, index[hh, cc, kk], :length]  # [P, L]
         far[hh, cc, kk] = np.max(np.where(rest[hh, cc], rows_of_table, -np.inf), axis=-1)
     d1 = np.sqrt(np.maximum(np.max(np.where(np.isfinite(far), own + far, 0.0), axis=-1), 0.0))  # [H, C]
     mass = np.sum(np.where(chosen, alpha, 0.0), axis=-1)  # [H, C]
-    if center == "normalised":
-        s = np.matmul(np.where(chosen, alpha, 0.0)[..., None, :], x)[..., 0, :]  # [H, C, d] the reference's GEMV
-        safe = np.where(mass > 0, mass, 1.0)
-        c = np.where(mass > 0, np.linalg.norm(s, axis=-1) / safe, 0.0)
-    else:
-        c = np.sqrt(np.max(own, axis=-1))
-    return (1 - mass) * d1 + ((counts[None] - n) * mass - (1 - mass)) * c
+    out = {}
+    for center in centers:
+        if center == "normalised":
+            s = np.matmul(np.where(chosen, alpha, 0.0)[..., None, :], x)[..., 0, :]  # [H, C, d] the reference's GEMV
+            safe = np.where(mass > 0, mass, 1.0)
+            c = np.where(mass > 0, np.linalg.norm(s, axis=-1) / safe, 0.0)
+        else:
+            c = np.sqrt(np.max(own, axis=-1))
+        out[center] = (1 - mass) * d1 + ((counts[None] - n) * mass - (1 - mass)) * c
+    return out
 
 
 # ----------------------------------------------------------------------------------------------
@@ -134,7 +170,9 @@ def separability_block(alpha, x, n: int, *, delta, mask=None) -> dict[str, np.nd
 
     alpha = np.asarray(alpha, dtype=float)  # [H, C, L]
     valid = check_mask(mask, alpha.shape)
-    x_heads = x.reshape(x.shape[0], *x.shape[-2:])  # [H, L, d]
+    keys = seen_keys(valid)  # keys no row of the block sees: never selected, never the radius
+    alpha, valid = alpha[..., :keys], valid[..., :keys]
+    x_heads = x.reshape(x.shape[0], *x.shape[-2:])[:, :keys]  # [H, L, d]
     heads, rows, length = alpha.shape
     chosen = top_n_mask(alpha, valid, n)  # [H, C, L]
     index = np.nonzero(chosen.reshape(-1, length))[1].reshape(heads, rows, n)  # [H, C, n] ascending, as the reference
@@ -145,27 +183,39 @@ def separability_block(alpha, x, n: int, *, delta, mask=None) -> dict[str, np.nd
     xs = np.matmul(s, np.swapaxes(x_heads, -1, -2))  # [H, C, L] x_i·s
     xx = np.sum(x_heads * x_heads, axis=-1)[:, None, :]  # [H, 1, L]
     ss = np.sum(s * s, axis=-1, keepdims=True)  # [H, C, 1]
-    distance = np.sqrt(np.maximum(ss - 2 * alpha * xs + alpha * alpha * xx, 0.0))  # [H, C, L] ‖s − α_i x_i‖
-    others = valid & ~chosen
+    # ‖s − α_i x_i‖ = √(‖s‖² − 2α_i x_i·s + α_i²‖x_i‖²), in place: the operations of the one-line form
+    distance = np.multiply(alpha, xs, out=xs)  # [H, C, L]
+    distance *= 2  # (2α_i)·(x_i·s) rounds as 2·(α_i·(x_i·s)): a power of two
+    np.subtract(ss, distance, out=distance)
+    squares = alpha * alpha
+    squares *= xx
+    distance += squares
+    np.sqrt(np.maximum(distance, 0.0, out=distance), out=distance)
+    masked = np.where(valid & ~chosen, distance, np.inf)  # the keys outside I_N
     # the expansion is off by ~ε·‖s‖²/distance; the reference takes the differences. Recomputed from the
     # differences, as the reference does: the closest non-selected key (the radius) and every selected key
     # within reach of it (at most N per row), so the ties ‖s − α_i x_i‖ = r fall as in the reference
-    closest = np.argmin(np.where(others, distance, np.inf), axis=-1)[..., None]  # [H, C, 1]
-    r = np.take_along_axis(np.where(others, distance, np.inf), closest, axis=-1)  # [H, C, 1]
+    closest = np.argmin(masked, axis=-1)[..., None]  # [H, C, 1]
+    r = np.take_along_axis(masked, closest, axis=-1)  # [H, C, 1]
     slack = 1e-9 * (ss / np.maximum(r, np.finfo(float).tiny) + r)
-    redo = chosen & (np.abs(distance - r) <= slack)
-    np.put_along_axis(redo, closest, np.isfinite(r), axis=-1)
-    near = np.nonzero(redo)
+    inner = np.take_along_axis(distance, index, axis=-1)  # [H, C, n] the selected keys' distances
+    hs, cs, ks = np.nonzero(np.abs(inner - r) <= slack)  # selected keys near the radius
+    hr, cr = np.nonzero(np.isfinite(r[..., 0]))  # rows with a radius
+    hh, cc = np.concatenate([hs, hr]), np.concatenate([cs, cr])
+    ii = np.concatenate([index[hs, cs, ks], closest[hr, cr, 0]])
+    exact = np.empty(len(hh))
     step = max(1, CACHE_ENTRIES // x_heads.shape[-1])
-    for start in range(0, len(near[0]), step):
-        hh, cc, ii = (part[start:start + step] for part in near)
-        diff = s[hh, cc] - alpha[hh, cc, ii][:, None] * x_heads[hh, ii]  # [P, d]
-        distance[hh, cc, ii] = np.sqrt(np.sum(diff * diff, axis=-1))
-    r = np.take_along_axis(np.where(others, distance, np.inf), closest, axis=-1)[..., 0]  # [H, C]
+    for start in range(0, len(hh), step):
+        part = slice(start, start + step)
+        diff = s[hh[part], cc[part]] - alpha[hh[part], cc[part], ii[part]][:, None] * x_heads[hh[part], ii[part]]
+        exact[part] = np.sqrt(np.sum(diff * diff, axis=-1))  # [P]
+    inner[hs, cs, ks] = exact[:len(hs)]
+    r = r[..., 0]  # [H, C]
+    r[hr, cr] = exact[len(hs):]
     usable = np.isfinite(r) & (r > 0)
     safe = np.where(usable, r, 1.0)
     nan = np.where(usable, 1.0, np.nan)
-    inside = np.sum(chosen & (distance <= safe[..., None]), axis=-1)  # [H, C]
+    inside = np.sum(inner <= safe[..., None], axis=-1)  # [H, C]
     # ξ in the reference's order (descending weight, ties to the lower index): its sums round the same way
     selected = np.take_along_axis(selected, np.argsort(-selected, axis=-1, kind="stable"), axis=-1)  # [H, C, n]
     d = np.broadcast_to(np.asarray(delta, dtype=float), alpha.shape[:-1])[..., None]  # [H, C, 1]
@@ -184,15 +234,26 @@ def separability_block(alpha, x, n: int, *, delta, mask=None) -> dict[str, np.nd
 # Algorithm 3: every N of a grid from one sort
 
 
-def distance_grid(alpha, x, ns, *, mask=None) -> dict[str, np.ndarray]:
+def distance_grid(alpha, x, ns, *, mask=None, norm: bool = False) -> dict[str, np.ndarray]:
     """``d̃`` (sum reading) and the random main sum at every ``N`` of ``ns``: ``[H, C, len(ns)]`` each.
 
     One stable sort per (head, query) gives every top-``N`` set (ties to the lower index, as
     ``theorems.maths.batches.top_n_mask``); rows with fewer than ``N`` visible keys are NaN at that ``N``.
+    With ``norm``, also ``d̃``'s norm reading ``‖Σ_{i∉I_N} α_i x_i − s‖`` (``distance_norm``), as
+    :func:`theorems.maths.distance.distance` (``reading="norm"``) computes it.
+
+    >>> rng = np.random.default_rng(1)
+    >>> alpha = rng.dirichlet(np.ones(6), size=(2, 3)); x = rng.normal(size=(2, 1, 6, 4))
+    >>> from theorems.maths.distance import distance
+    >>> got = distance_grid(alpha, x, (1, 2), norm=True)["distance_norm"][..., 1]
+    >>> bool(np.allclose(got, distance(alpha, x, 2, reading="norm"), rtol=1e-12))
+    True
     """
     alpha = np.asarray(alpha, dtype=float)  # [H, C, L]
     valid = check_mask(mask, alpha.shape)
-    x_heads = x.reshape(x.shape[0], *x.shape[-2:])  # [H, L, d]
+    keys = seen_keys(valid)  # the keys no row of the block sees add exact zeros to every sum
+    alpha, valid = alpha[..., :keys], valid[..., :keys]
+    x_heads = x.reshape(x.shape[0], *x.shape[-2:])[:, :keys]  # [H, L, d]
     counts = valid.sum(axis=-1)  # [H, C]
     order = np.argsort(np.where(valid, -alpha, np.inf), axis=-1, kind="stable")  # [H, C, L] descending, once
     rank = np.empty_like(order)
@@ -207,6 +268,7 @@ def distance_grid(alpha, x, ns, *, mask=None) -> dict[str, np.ndarray]:
     valid_f = valid.astype(float)  # [H, C, L]
     distance = np.full((*alpha.shape[:-1], len(ns)), np.nan)
     estimate = np.full_like(distance, np.nan)
+    norms = np.full_like(distance, np.nan) if norm else None
     chosen = np.empty(alpha.shape, dtype=bool)
     work, other, rest = (np.empty(alpha.shape) for _ in range(3))  # reused buffers: no allocation per N
     for k, n in enumerate(ns):  # a loop over the grid of N, never over tokens
@@ -223,6 +285,9 @@ def distance_grid(alpha, x, ns, *, mask=None) -> dict[str, np.ndarray]:
         np.sqrt(work, out=work)  # ‖α_i x_i − s‖
         np.subtract(valid_f, chosen, out=rest)  # 1 on the visible keys outside I_N
         distance[..., k] = np.where(fits, np.vecdot(work, rest), np.nan)
+        if norm:  # ‖t − s‖ with t = Σ_{i∉I_N} α_i x_i, each sum taken directly as the reference does
+            np.multiply(weights, rest, out=work)
+            norms[..., k] = np.where(fits, np.linalg.norm(np.matmul(work, x_heads) - s, axis=-1), np.nan)
         # random main sum: ‖(1 + p)α_i x_i − p·T‖² = (1 + p)²‖α_i x_i‖² − 2(1 + p)p α_i x_i·T + p²‖T‖²
         p = np.where(counts > 1, n / np.maximum(counts - 1, 1), 0.0)[..., None]  # [H, C, 1]
         np.multiply(own, (1 + p) ** 2, out=work)
@@ -232,7 +297,8 @@ def distance_grid(alpha, x, ns, *, mask=None) -> dict[str, np.ndarray]:
         np.maximum(work, 0.0, out=work)
         np.sqrt(work, out=work)
         estimate[..., k] = np.where(fits, (counts - n) / counts * np.vecdot(work, valid_f), np.nan)
-    return {"distance_sum": distance, "estimate": estimate}
+    out = {"distance_sum": distance, "estimate": estimate}
+    return out | ({"distance_norm": norms} if norm else {})
 
 
 # ----------------------------------------------------------------------------------------------

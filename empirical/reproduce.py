@@ -23,9 +23,8 @@ from empirical.checks import merge
 from empirical.figures import draw_all
 from empirical.heads.loading import load_model
 from empirical.report import render
+from empirical.runner import ALGORITHMS, jsonable, run_algorithms
 from theorems.errors import InvalidArgument, InvalidArgumentType
-
-ALGORITHMS = (1, 2, 3, 4, 5)
 
 
 def versions() -> dict[str, str]:
@@ -34,54 +33,6 @@ def versions() -> dict[str, str]:
     import transformers
     return {"python": platform.python_version(), "torch": torch.__version__, "transformers": transformers.__version__,
             "numpy": np.__version__, "scipy": scipy.__version__}
-
-
-def _jsonable(value):
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, (np.floating, float)):
-        return float(value) if np.isfinite(value) else None
-    if isinstance(value, np.integer):
-        return int(value)
-    if isinstance(value, np.ndarray):
-        return _jsonable(value.tolist())
-    return value
-
-
-def run_algorithms(setup: Setup, *, which=ALGORITHMS, lengths=algorithms.PAPER_LENGTHS, ns=algorithms.PAPER_NS,
-                   critical_lengths=None, critical_tokens: int | None = None, separability_ns=algorithms.SEPARABILITY_NS,
-                   temperatures=algorithms.TEMPERATURES, epsilons=algorithms.EPSILONS,
-                   distance_tokens: int | None = None, separability_tokens: int | None = None,
-                   sensitivity_tokens: int | None = None, partial: dict | None = None) -> tuple[dict, dict]:
-    """Run the chosen algorithms; returns ``(results, timings in seconds)``.
-
-    ``*_tokens`` keep that many evenly spaced query tokens per head (``None``: every token).
-    ``partial``, when given, receives each algorithm's results as soon as it finishes (kept if a later one fails).
-    """
-    which = tuple(sorted(set(which)))
-    if not which or any(a not in ALGORITHMS for a in which):
-        raise InvalidArgument(f"algorithms={which!r} must be a non-empty subset of {ALGORITHMS}")
-    longest = max(setup.lengths(lengths))
-    results, timings = ({} if partial is None else partial), {}
-    jobs = {
-        1: ("distance_vs_length", lambda: algorithms.distance_vs_length(setup, lengths=lengths, n=5,
-                                                                        tokens=distance_tokens)),
-        2: ("distance_vs_n", lambda: algorithms.distance_vs_n(setup, length=longest, ns=ns, tokens=distance_tokens)),
-        3: ("critical_n", lambda: algorithms.critical_n(setup, lengths=critical_lengths or lengths,
-                                                        tokens=critical_tokens)),
-        4: ("separability", lambda: algorithms.separability(setup, length=longest, ns=separability_ns,
-                                                            tokens=separability_tokens)),
-        5: ("sensitivity", lambda: algorithms.sensitivity(setup, length=longest, temperatures=temperatures,
-                                                          epsilons=epsilons, tokens=sensitivity_tokens)),
-    }
-    for number in which:
-        key, job = jobs[number]
-        began = time.perf_counter()
-        results[key] = job()
-        timings[f"Alg. {number} ({key})"] = time.perf_counter() - began
-    return results, timings
 
 
 OPTION_NAMES = {"which": "--algorithms", "lengths": "--lengths", "ns": "--ns", "critical_lengths": "--critical-lengths",
@@ -196,16 +147,21 @@ def check_before_loading(model, *, text, windows: int, offline, tokenizer, optio
 
 def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", offline: bool | None = None,
         tokenizer: str | None = None, progress: bool = True, device: str = "cpu", cluster: str | None = None,
-        **options) -> dict:
+        layers_per_block: int | None = None, **options) -> dict:
     """Load ``model``, run the algorithms on ``text``, write results.json, the figures and report.md.
 
     Every option is checked before the model loads, and the grids against the model before any forward pass.
     ``cluster`` (``"local"`` or a Dask scheduler address) runs each algorithm as a task on its workers
     (:mod:`empirical.cluster`): the same ``results.json``, resumable after an interruption.
+    ``layers_per_block`` bounds how many layers' vectors are held at once (:class:`empirical.algorithms.Setup`):
+    the same numbers, one forward pass per block of layers and pass over them.
     """
     from empirical.cluster import check_cluster
     from empirical.heads.device import resolve
+    from theorems.engine.validation import check_integer
 
+    if layers_per_block is not None:
+        check_integer(layers_per_block, name="--layers-per-block")
     check_options(text=text, out=out, windows=windows, embeddings=embeddings, **options)
     check_cluster(cluster)
     resolve(device)  # before the model is loaded
@@ -217,7 +173,8 @@ def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", 
     check_grids(loaded.max_length, **options)
     check_memory(windows=windows, heads=loaded.n_layers * loaded.n_heads, longest=max(options["lengths"]))
     out.mkdir(parents=True, exist_ok=True)
-    setup = Setup(loaded, text=text, windows=windows, embeddings=embeddings, progress=progress, device=device)
+    setup = Setup(loaded, text=text, windows=windows, embeddings=embeddings, progress=progress, device=device,
+                  layers_per_block=layers_per_block)
     began = time.perf_counter()
     finished: dict = {}
     try:
@@ -226,11 +183,12 @@ def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", 
         else:
             from empirical import cluster as engine
             spec = {"model": model, "text": None if text is None else str(text), "windows": windows,
-                    "embeddings": embeddings, "offline": offline, "tokenizer": tokenizer, "device": device}
+                    "embeddings": embeddings, "offline": offline, "tokenizer": tokenizer, "device": device,
+                    "layers_per_block": layers_per_block}
             results, timings = engine.run(cluster=cluster, spec=spec, options=options, out=out, progress=progress)
     except BaseException:
         if finished:  # an hour of work is not thrown away because the last algorithm failed
-            (out / "results.partial.json").write_text(json.dumps(_jsonable(finished), indent=1))
+            (out / "results.partial.json").write_text(json.dumps(jsonable(finished), indent=1))
             print(f"note: the finished algorithms' results are in {out / 'results.partial.json'}", file=sys.stderr)
         raise
     checks = merge([c for part in results.values() for c in part.get("checks", {}).values()])
@@ -243,7 +201,7 @@ def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", 
         "versions": versions(), "timings": timings, "checks": checks,
         "seconds": time.perf_counter() - began,
     })
-    results = _jsonable(results)
+    results = jsonable(results)
     (out / "results.json").write_text(json.dumps(results, indent=1))
     if cluster is not None:
         from empirical.cluster import forget

@@ -252,7 +252,8 @@ def run(*, model: str, text, out, claims=None, readings=None, windows: int = 1, 
     feeds seeded random token ids.
     """
     from empirical.heads.loading import load_model
-    from empirical.reproduce import _jsonable, check_options, versions
+    from empirical.reproduce import check_options, versions
+    from empirical.runner import jsonable
 
     request = check_request(model=model, claims=claims, readings=readings, offline=offline)
     check_options(text=text, out=out, windows=windows, embeddings="values", lengths=work.lengths, ns=work.ns,
@@ -280,7 +281,7 @@ def run(*, model: str, text, out, claims=None, readings=None, windows: int = 1, 
                "valid_readings": valid_names()}
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    (out / "readings.json").write_text(json.dumps(_jsonable(results), indent=1, ensure_ascii=False))
+    (out / "readings.json").write_text(json.dumps(jsonable(results), indent=1, ensure_ascii=False))
     from empirical.readings.table import markdown
     (out / "readings.md").write_text(markdown(results))
     return results

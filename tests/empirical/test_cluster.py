@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from empirical import cluster, reproduce
+from empirical import cluster, reproduce, runner
 
 pytestmark = [pytest.mark.empirical, pytest.mark.slow]
 
@@ -49,6 +49,24 @@ def test_a_local_cluster_of_two_workers_writes_the_single_process_results(tiny_g
     assert not (tmp_path / cluster.TASKS).exists()  # the task records are gone once results.json holds them
 
 
+def test_reproduce_with_one_layer_per_block_streams_and_writes_the_same_results(tiny_gpt2_dir, tmp_path, single,
+                                                                                 monkeypatch):
+    from empirical import algorithms
+
+    blocks = []
+
+    class Recorded(algorithms.HeadStream):
+        def __init__(self, *arguments, **keywords):
+            blocks.append(keywords["per_block"])
+            super().__init__(*arguments, **keywords)
+
+    monkeypatch.setattr(algorithms, "HeadStream", Recorded)
+    reproduce.run(model=str(tiny_gpt2_dir), text=None, out=tmp_path, offline=True, progress=False, layers_per_block=1,
+                  **OPTIONS)
+    assert blocks and set(blocks) == {1}  # the two layers came one block at a time
+    _assert_same(json.loads((tmp_path / "results.json").read_text()), single)
+
+
 def _spec(tiny_gpt2_dir):
     return {"model": str(tiny_gpt2_dir), "text": None, "windows": 1, "embeddings": "values", "offline": True,
             "tokenizer": None, "device": "cpu"}
@@ -77,14 +95,14 @@ def test_a_worker_killed_mid_run_has_its_task_rerun_and_the_run_finishes(tiny_gp
         killer.join(timeout=5)
     assert killed, "no worker was killed: the test did not test anything"
     for key, value in results.items():
-        _assert_same(reproduce._jsonable(value), single[key], (key,))
+        _assert_same(runner.jsonable(value), single[key], (key,))
 
 
 def test_a_rerun_reads_the_finished_tasks_back_and_recomputes_the_others(tiny_gpt2_dir, tmp_path):
     from distributed import Client, LocalCluster
 
     options = dict(OPTIONS, which=(1, 5))
-    identity = json.loads(json.dumps(reproduce._jsonable({"spec": _spec(tiny_gpt2_dir),
+    identity = json.loads(json.dumps(runner.jsonable({"spec": _spec(tiny_gpt2_dir),
                                                           "options": {k: v for k, v in options.items() if k != "which"}})))
     records = tmp_path / cluster.TASKS
     records.mkdir()

@@ -76,16 +76,19 @@ def test_separability_block_agrees_with_the_per_token_reference(n):
 def test_distance_grid_agrees_with_the_per_token_reference_at_every_n(causal):
     alpha, x, mask = _block(causal=causal, seed=3, rows=20)
     ns = (1, 2, 5, 19, 30)
-    fast = kernels.distance_grid(alpha, x, ns, mask=mask)
+    fast = kernels.distance_grid(alpha, x, ns, mask=mask, norm=True)
     for k, n in enumerate(ns):
         fits = mask.sum(-1) >= n
-        assert np.all(np.isnan(fast["distance_sum"][:, ~fits, k]))
+        assert np.all(np.isnan(fast["distance_sum"][:, ~fits, k])) and np.all(np.isnan(fast["distance_norm"][:, ~fits, k]))
         a, m = alpha[:, fits], mask[fits]
         np.testing.assert_allclose(fast["distance_sum"][:, fits, k],
                                    _naive_rows(lambda u, v: reference.distance(u, v, n), a, x, m), rtol=1e-9, atol=1e-12)
         np.testing.assert_allclose(fast["estimate"][:, fits, k],
                                    _naive_rows(lambda u, v: reference.random_main_sum(u, v, n), a, x, m),
                                    rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(fast["distance_norm"][:, fits, k],
+                                   _naive_rows(lambda u, v: reference.distance(u, v, n, reading="norm"), a, x, m),
+                                   rtol=1e-12, atol=1e-14)
 
 
 def test_distance_grid_breaks_ties_like_the_reference():
@@ -133,3 +136,67 @@ def test_algorithm2_in_one_pass_equals_one_pass_per_n(tiny_gpt2):
             np.testing.assert_allclose(point["per_head"][key], values, rtol=1e-13)
         assert [c["violations"] for c in point["checks"]] == [c["violations"] for c in alone["checks"]]
         assert [c["evaluated"] for c in point["checks"]] == [c["evaluated"] for c in alone["checks"]]
+
+
+def _early_rows(seed: int, rows: int = 12):
+    """The first ``rows`` causal rows of a 40-key block: most keys are seen by no row (the kernels drop them)."""
+    alpha, x, mask = _block(seed=seed)
+    assert kernels.seen_keys(mask[:rows]) == rows < mask.shape[-1]
+    return alpha[:, :rows], x, mask[:rows]
+
+
+@pytest.mark.parametrize("n", [1, 4])
+def test_the_kernels_agree_with_the_reference_on_a_block_of_early_causal_rows(n):
+    alpha, x, mask = _early_rows(seed=20 + n)
+    keep = mask.sum(-1) >= n + 1
+    alpha, mask = alpha[:, keep], mask[keep]
+    for center in ("normalised", "max-norm"):
+        naive = _naive_rows(lambda a, v: reference.fixed_bound(a, v, n, center=center), alpha, x, mask)
+        np.testing.assert_allclose(kernels.fixed_bound(alpha, x, n, center=center, mask=mask), naive, rtol=1e-10)
+    grid = kernels.distance_grid(alpha, x, (n,), mask=mask, norm=True)
+    np.testing.assert_allclose(grid["distance_norm"][..., 0],
+                               _naive_rows(lambda u, v: reference.distance(u, v, n, reading="norm"), alpha, x, mask),
+                               rtol=1e-12, atol=1e-14)
+    np.testing.assert_allclose(grid["distance_sum"][..., 0],
+                               _naive_rows(lambda u, v: reference.distance(u, v, n), alpha, x, mask), rtol=1e-9)
+    np.testing.assert_allclose(grid["estimate"][..., 0],
+                               _naive_rows(lambda u, v: reference.random_main_sum(u, v, n), alpha, x, mask), rtol=1e-9)
+    unit = x / np.linalg.norm(x, axis=-1, keepdims=True)
+    fast = kernels.separability_block(alpha, unit, n, delta=np.array([[0.1], [0.2], [0.05]]), mask=mask)
+    radius = _naive_rows(lambda a, v: reference_sep.default_radius(a, v, n), alpha, unit, mask)
+    np.testing.assert_allclose(fast["radius"], radius, rtol=1e-9)
+    count = _naive_rows(lambda a, v: reference_sep.separable_count(a, v, n, reference_sep.default_radius(a, v, n)),
+                        alpha, unit, mask)
+    np.testing.assert_array_equal(fast["fraction"], count / n)
+
+
+def test_seen_keys_covers_a_scattered_mask():
+    mask = np.zeros((3, 10), dtype=bool)
+    mask[0, 2], mask[2, 6] = True, True
+    assert kernels.seen_keys(mask) == 7
+    assert kernels.seen_keys(np.ones((2, 5), dtype=bool)) == 5
+
+
+@pytest.mark.parametrize("n", [1, 4])
+def test_separability_block_counts_like_the_reference_on_repeated_embeddings_and_tied_weights(n):
+    alpha, x, mask = _block(repeat=True, seed=n)
+    keep = mask.sum(-1) >= n + 1
+    alpha, mask = alpha[:, keep], mask[keep]
+    x = x / np.linalg.norm(x, axis=-1, keepdims=True)
+    fast = kernels.separability_block(alpha, x, n, delta=np.array([[0.1], [0.2], [0.05]]), mask=mask)
+    count = _naive_rows(lambda a, v: reference_sep.separable_count(a, v, n, reference_sep.default_radius(a, v, n)),
+                        alpha, x, mask)
+    np.testing.assert_array_equal(fast["fraction"], count / n)
+    radius = _naive_rows(lambda a, v: reference_sep.default_radius(a, v, n), alpha, x, mask)
+    np.testing.assert_allclose(fast["radius"], radius, rtol=1e-9)
+
+
+def test_algorithms_1_and_2_keep_the_order_of_their_quantities_in_the_results(tiny_gpt2):
+    from empirical import algorithms
+    from empirical.algorithms import Setup
+
+    setup = Setup(tiny_gpt2, text=None, windows=1, progress=False)
+    order = list(algorithms.DISTANCE_QUANTITIES)
+    assert list(algorithms.distance_point(setup, length=32, n=3, checks=False)["per_head"]) == order
+    for point in algorithms.distance_points(setup, length=32, ns=(1, 3)):
+        assert list(point["per_head"]) == list(point["stats"]) == order

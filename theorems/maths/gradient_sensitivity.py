@@ -29,6 +29,7 @@ from theorems.engine.validation import (check_array, check_integer, check_logits
                                  check_positive, check_scale, check_seed, check_shape, check_temperatures,
                                  check_weights, check_work)
 from theorems.maths import secular
+from theorems.maths.corollary3_bounds import finite_difference_bound, half_over_t
 
 DIRECTION_SALT = 0x5E
 """Salt of the random directions' seed stream (see :func:`random_directions`)."""
@@ -74,25 +75,38 @@ def _norms_at(alpha: np.ndarray, temperature: float) -> dict[str, np.ndarray]:
     ``Σα² − α_i²`` would cancel when ``α_i ≈ 1``) and by difference for the others (no cancellation:
     ``α_i ≤ 1/2`` there). Frobenius² is the sum of the squared row norms.
     """
-    s2 = np.sum(alpha**2, axis=-1, keepdims=True)  # [..., 1]
-    is_top = np.arange(alpha.shape[-1]) == np.argmax(alpha, axis=-1)[..., None]  # [..., L]
-    others = np.where(is_top, 0.0, alpha)  # [..., L]
-    r = np.where(is_top, np.sum(others, axis=-1, keepdims=True), 1 - alpha)  # [..., L]
-    q = np.where(is_top, np.sum(others**2, axis=-1, keepdims=True), np.maximum(s2 - alpha**2, 0.0))
-    top = np.max(alpha, axis=-1)
-    second = np.max(others, axis=-1)
+    top_at = np.argmax(alpha, axis=-1)[..., None]  # [..., 1]
+    top = np.take_along_axis(alpha, top_at, axis=-1)  # [..., 1]
+    squares = alpha * alpha  # [..., L]
+    s2 = np.sum(squares, axis=-1, keepdims=True)  # [..., 1]
+    others = alpha.copy()
+    np.put_along_axis(others, top_at, 0.0, axis=-1)  # [..., L] the weights but the largest
+    r_top = np.sum(others, axis=-1, keepdims=True)  # [..., 1]
+    second = np.max(others, axis=-1, keepdims=True)
     # scale q by the second weight for the top row: the squares of weights below 1e-154 underflow
-    unit = np.where(second > 0, second, 1.0)[..., None]  # [..., 1]
-    scale = np.where(is_top, unit, 1.0)  # [..., L]
-    q = np.where(is_top, np.sum((others / unit) ** 2, axis=-1, keepdims=True), q)
-    rows = alpha * scale * np.sqrt((r / scale) ** 2 + q)  # [..., L]
-    entry = np.maximum(np.max(alpha * r, axis=-1), top * second)
+    unit = np.where(second > 0, second, 1.0)  # [..., 1]
+    others /= unit
+    others *= others
+    q_top = np.sum(others, axis=-1, keepdims=True)  # [..., 1]
+    r = 1 - alpha  # [..., L] the other rows' r (fixed for the top row below)
+    weighted = alpha * r
+    np.put_along_axis(weighted, top_at, top * r_top, axis=-1)
+    entry = np.maximum(np.max(weighted, axis=-1), (top * second)[..., 0])
+    q = np.subtract(s2, squares, out=squares)
+    np.maximum(q, 0.0, out=q)
+    r *= r
+    q += r
+    rows = np.multiply(alpha, np.sqrt(q, out=q), out=q)  # [..., L] α_i·√(r_i² + q_i)
+    np.put_along_axis(rows, top_at, top * unit * np.sqrt((r_top / unit) ** 2 + q_top), axis=-1)
     biggest = np.max(rows, axis=-1, keepdims=True)
-    frobenius = biggest[..., 0] * np.sqrt(np.sum((rows / np.where(biggest > 0, biggest, 1.0)) ** 2, axis=-1))
+    largest_row = biggest[..., 0]
+    rows /= np.where(biggest > 0, biggest, 1.0)
+    rows *= rows
+    frobenius = largest_row * np.sqrt(np.sum(rows, axis=-1))
     return {
         "spectral": secular.newton(alpha) / temperature,  # the fast solver; largest_eigenvalue is its reference
         "frobenius": frobenius / temperature,
-        "row": np.max(rows, axis=-1) / temperature,
+        "row": largest_row / temperature,
         "entry": entry / temperature,
     }
 
@@ -159,14 +173,14 @@ def finite_difference_sensitivity(logits, temperatures, epsilons, *, seed: int =
 
 def sup_spectral(temperature):
     """``sup_l ‖J‖₂ = sup_l ‖J‖_F = 1/(2T)`` (two weights 1/2)."""
-    return 1 / (2 * check_temperatures(temperature, name="temperature"))
+    return half_over_t(check_temperatures(temperature, name="temperature"))
 
 
 def sup_finite_difference(temperature, epsilon):
     """``sup_{l, ‖v‖=1} g(T, ε) = (√2/ε)·tanh(ε/(2√2·T))``, attained at ``L = 2``, equal logits."""
     t = check_temperatures(temperature, name="temperature")
     e = check_temperatures(epsilon, name="epsilon")
-    return np.sqrt(2) / e * np.tanh(e / (2 * np.sqrt(2) * t))
+    return finite_difference_bound(t, e)
 
 
 def paper_curve(temperature):

@@ -75,10 +75,11 @@ def newton(alpha: np.ndarray) -> np.ndarray:
         if not len(active):
             break
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            q = 1.0 / (rows - lam[:, None])  # [A, L]
-            aq = rows * q
+            q = np.subtract(rows, lam[:, None])  # [A, L]
+            np.divide(1.0, q, out=q)  # in place: the same operations, no temporaries
+            aq = np.multiply(rows, q)
             f = np.sum(aq, axis=-1)  # f(λ)
-            slope = np.sum(aq * q, axis=-1)  # f′(λ)
+            slope = np.sum(np.multiply(aq, q, out=q), axis=-1)  # f′(λ)
             u = (a1 - lam) * (lam - a2)  # F = u·f, F′ = u′·f + u·f′
             step = lam - u * f / ((a1 + a2 - 2 * lam) * f + u * slope)
         right = ~(f >= 0)  # the root lies right of λ (also when λ hits a weight: nan/inf)

@@ -24,6 +24,8 @@ from hypothesis import strategies as st
 from strategies import log_uniform, logits, temperatures
 from theorems.engine.boxes import below_zero
 from theorems.engine.statement import Hypothesis, Statement
+from theorems.maths.corollary3_bounds import (finite_difference_bound, half_over_t, paper_bound, quarter_over_t,
+                                             root2_over_4t)
 
 MAX_EXAMPLES = 150
 """Examples per statement in ``check``: each takes well under a second."""
@@ -122,9 +124,7 @@ def _motivating_change(i, xp):
 
 
 def _paper(i, xp):
-    quarter = 1 / (4 * i["T"])
-    root2 = xp.sqrt(xp.number(2))
-    return quarter if quarter < root2 else root2
+    return paper_bound(i["T"], xp=xp)
 
 
 def _paper_motivating(i, xp):
@@ -133,8 +133,7 @@ def _paper_motivating(i, xp):
 
 def sup_finite_difference(i, xp):
     """``(√2/ε)·tanh(ε/(2√2·T))``: the exact supremum of ``g(T, ε)`` over logits and unit ``v``."""
-    root2 = xp.sqrt(xp.number(2))
-    return root2 / i["eps"] * xp.tanh(i["eps"] / (2 * root2 * i["T"]))
+    return finite_difference_bound(i["T"], i["eps"], xp=xp)
 
 
 def _sup_motivating(i, xp):
@@ -146,14 +145,14 @@ _WHY_HALF = "L = 2, equal logits: alpha = (1/2, 1/2) and J = [[1, -1], [-1, 1]]/
 
 _READINGS = {
     # reading: (lhs, exact supremum, its formula, why the paper's bound fails, proof of the supremum)
-    "spectral": (_spectral, lambda i, xp: 1 / (2 * i["T"]), "1/(2T)", _WHY_HALF,
+    "spectral": (_spectral, lambda i, xp: half_over_t(i["T"], xp=xp), "1/(2T)", _WHY_HALF,
                  "||J v|| <= (sqrt2/4)·range(v)/T and range(v) <= sqrt2 for unit v; equality at alpha = (1/2, 1/2)"),
-    "frobenius": (_frobenius, lambda i, xp: 1 / (2 * i["T"]), "1/(2T)", _WHY_HALF,
+    "frobenius": (_frobenius, lambda i, xp: half_over_t(i["T"], xp=xp), "1/(2T)", _WHY_HALF,
                   "T^2 ||J||_F^2 = s2 - 2 s3 + s2^2 <= s2 (1 - s2) <= 1/4 since s3 >= s2^2 (Cauchy-Schwarz)"),
-    "row": (_row, lambda i, xp: xp.sqrt(xp.number(2)) / (4 * i["T"]), "√2/(4T)",
+    "row": (_row, lambda i, xp: root2_over_4t(i["T"], xp=xp), "√2/(4T)",
             "L = 2, equal logits: each row (1/4, -1/4)/T has norm sqrt2/(4T) > 1/(4T)",
             "row i = J e_i and ||J w|| <= (sqrt2/4)·range(w)/T with range(e_i) = 1"),
-    "entry": (_entry, lambda i, xp: 1 / (4 * i["T"]), "1/(4T)",
+    "entry": (_entry, lambda i, xp: quarter_over_t(i["T"], xp=xp), "1/(4T)",
               "the entry bound 1/(4T) is right but the sqrt2 cap is not: equal logits with T < 1/(4 sqrt2)",
               "alpha_i (1 - alpha_i) <= 1/4 and alpha_i alpha_k <= 1/4 (alpha_i + alpha_k <= 1)"),
 }

@@ -74,6 +74,9 @@ def parser() -> argparse.ArgumentParser:
     rep.add_argument("--layers-per-block", type=int, default=None,
                      help="layers whose vectors are held at once (default: as many as fit 1 GiB); fewer bound the "
                           "memory, and each block costs one forward pass per pass over the layers")
+    rep.add_argument("--workers", type=int, default=None,
+                     help="blocks of query rows evaluated at once on a pool of threads (default: the cores this "
+                          "process may use); the results do not depend on it")
     rep.add_argument("--cluster", default=None,
                      help="run each algorithm as a task on a Dask cluster: 'local' (two worker processes here) or a "
                           "scheduler address tcp://host:8786; needs the [cluster] extra; resumable")
@@ -86,6 +89,9 @@ def parser() -> argparse.ArgumentParser:
     bench.add_argument("--out", default="out/bench/benchmarks.md",
                        help="Markdown file to write, records beside it as .jsonl (default out/bench/benchmarks.md)")
     bench.add_argument("--device", default="cpu", help="cpu (default) or cuda: where the forward pass runs")
+    bench.add_argument("--workers", type=int, default=None,
+                       help="threads evaluating blocks of query rows in each algorithm's process (default: the "
+                            "cores this process may use)")
 
     fig = commands.add_parser("figures", help="redraw the figures and report.md of a results.json")
     fig.add_argument("--results", required=True)
@@ -200,7 +206,7 @@ def main(argv: list[str] | None = None) -> int:
         from empirical import bench
         try:
             print(bench.main(scale=arguments.scale, algorithms=arguments.algorithms, out=arguments.out,
-                             device=arguments.device))
+                             device=arguments.device, workers=arguments.workers))
         except ValueError as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
@@ -217,7 +223,7 @@ def main(argv: list[str] | None = None) -> int:
         results = run(model=arguments.model, text=arguments.text, out=arguments.out, windows=arguments.windows,
                       embeddings=arguments.embeddings, offline=arguments.offline, tokenizer=arguments.tokenizer,
                       progress=not arguments.quiet, device=arguments.device, cluster=arguments.cluster,
-                      layers_per_block=arguments.layers_per_block, which=arguments.algorithms, lengths=arguments.lengths,
+                      layers_per_block=arguments.layers_per_block, workers=arguments.workers, which=arguments.algorithms, lengths=arguments.lengths,
                       ns=arguments.ns, critical_lengths=arguments.critical_lengths,
                       critical_tokens=_all_or(arguments.critical_tokens), separability_ns=arguments.separability_ns,
                       distance_tokens=_all_or(arguments.distance_tokens),

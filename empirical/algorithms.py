@@ -25,6 +25,7 @@ single instance, the per-token checks (:mod:`empirical.checks`).
 from __future__ import annotations
 
 import dataclasses
+import threading
 import warnings
 from pathlib import Path
 
@@ -36,7 +37,7 @@ from empirical.checks import Check, merge, outside_assumption2, tally
 from empirical.heads.extraction import Heads, extract
 from empirical.heads.loading import LoadedModel
 from empirical.heads.stream import HeadStream, layers_per_block
-from empirical.heads.rows import BUDGET, Rows, count_blocks, map_rows, valid_rows
+from empirical.heads.rows import BUDGET, Rows, check_workers, count_blocks, map_rows, valid_rows
 from empirical.heads.text import windows
 from theorems.engine.tensors import is_torch
 from theorems.errors import InvalidArgument
@@ -65,6 +66,8 @@ class Setup:
     many layers' vectors are held at once (default: as many as fit
     :data:`empirical.heads.stream.STREAM_BYTES`); a model deeper than that is streamed
     (:class:`empirical.heads.stream.HeadStream`, one forward pass per block of layers and pass).
+    ``workers`` blocks of rows are evaluated at once on a pool of threads (default ``None``: the cores this
+    process may use, :func:`empirical.heads.rows.default_workers`); the results do not depend on it.
     """
 
     loaded: LoadedModel
@@ -76,6 +79,7 @@ class Setup:
     progress: bool = True
     device: str = "cpu"
     layers_per_block: int | None = None
+    workers: int | None = None
     _cache: dict = dataclasses.field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -87,6 +91,7 @@ class Setup:
         if self.layers_per_block is not None and (isinstance(self.layers_per_block, bool) or
                                                   not isinstance(self.layers_per_block, int) or self.layers_per_block < 1):
             raise InvalidArgument(f"layers_per_block={self.layers_per_block!r} must be a positive integer (or None)")
+        self.workers = check_workers(self.workers)
 
     def lengths(self, wanted) -> list[int]:
         """The lengths of ``wanted`` the model accepts (BERT-family encoders stop at 512)."""
@@ -187,13 +192,15 @@ def _distance_rows(ns, quantities=DISTANCE_QUANTITIES):
     grid_quantities = [name for name in quantities if name in GRID_QUANTITIES]
     centers = [name.removeprefix("bound_") for name in quantities if name.startswith("bound_")]
     tables: dict = {}  # the farthest-pair table of the current (window, layer)
+    lock = threading.Lock()  # map_rows' threads: one of them builds a layer's table, the others wait for it
 
     def table(rows: Rows) -> dict:
         key = (rows.window, rows.layer)
-        if key not in tables:
-            tables.clear()
-            tables[key] = kernels.farthest_table(rows.x)  # [H, L, L] x 5
-        return tables[key]
+        with lock:
+            if key not in tables:
+                tables.clear()
+                tables[key] = kernels.farthest_table(rows.x)  # [H, L, L] x 5
+            return tables[key]
 
     def function(rows: Rows) -> dict[str, np.ndarray]:
         # alpha [H, C, L], x [H, 1, L, d] (one set of embeddings per head, shared by its queries), mask [C, L]
@@ -201,10 +208,11 @@ def _distance_rows(ns, quantities=DISTANCE_QUANTITIES):
         if grid_quantities:
             grid = kernels.distance_grid(rows.alpha, rows.x, ns, mask=rows.mask, norm="distance_norm" in quantities)
             out |= {f"{name}@{n}": grid[name][..., k] for name in grid_quantities for k, n in enumerate(ns)}
+        layer_table = table(rows) if centers else None
         for n in ns if centers else ():
             keep = np.flatnonzero(rows.counts >= n)  # [C'] rows that see at least N keys
             alpha = rows.alpha if keep.size == rows.counts.size else np.ascontiguousarray(rows.alpha[:, keep])
-            bounds = (kernels.fixed_bounds(alpha, rows.x, n, centers=centers, mask=rows.mask[keep], table=table(rows))
+            bounds = (kernels.fixed_bounds(alpha, rows.x, n, centers=centers, mask=rows.mask[keep], table=layer_table)
                       if keep.size else {})
             for center in centers:
                 full = np.full(rows.alpha.shape[:2], np.nan)  # [H, C]
@@ -255,7 +263,7 @@ def distance_point(setup: Setup, *, length: int, n: int, tokens: int | None = No
     with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, width=width, budget=setup.budget),
                    description or f"distance L={length} N={n}") as bar:
         mapped = map_rows(heads, _distance_rows((n,), quantities), index=index, embeddings=setup.embeddings,
-                          width=width, budget=setup.budget, progress=bar)
+                          width=width, budget=setup.budget, progress=bar, workers=setup.workers)
     mapped.values.update({key.removesuffix(f"@{n}"): mapped.values.pop(key) for key in list(mapped.values)})
     per_head = {key: _token_means(value) for key, value in mapped.values.items()}  # each [layer·head]
     point = {"length": length, "n": n, "tokens": int(len(index)), "windows": setup.windows,
@@ -298,7 +306,7 @@ def distance_points(setup: Setup, *, length: int, ns, description: str = "") -> 
     with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, width=1, budget=setup.budget),
                    description or f"distance L={length}") as bar:
         mapped = map_rows(heads, function, index=index, embeddings=setup.embeddings, width=1, budget=setup.budget,
-                          progress=bar)
+                          progress=bar, workers=setup.workers)
     points = []
     for n in ns:
         rows_n = np.flatnonzero(counts >= n)
@@ -390,7 +398,7 @@ def critical_n(setup: Setup, *, lengths=PAPER_LENGTHS, levels=LEVELS, tokens: in
         with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, budget=budget),
                        f"Alg. 3 L={length}") as bar:
             mapped = map_rows(heads, lambda rows: distance_grid(rows.alpha, rows.x, grid, mask=rows.mask),
-                              index=index, embeddings=setup.embeddings, budget=budget, progress=bar)
+                              index=index, embeddings=setup.embeddings, budget=budget, progress=bar, workers=setup.workers)
         d_all = _token_means(mapped.values["distance_sum"])  # [G, K]
         e_all = _token_means(mapped.values["estimate"])  # [G, K]
         evaluated = []
@@ -474,7 +482,7 @@ def _separability_values(setup: Setup, heads, ns, delta: np.ndarray, tokens: int
         with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, budget=setup.budget),
                        "Alg. 4 (separability, every N)") as bar:
             mapped = map_rows(heads, _separability_rows(ns, delta), index=index, embeddings=setup.embeddings,
-                              budget=setup.budget, normalise=True, progress=bar)
+                              budget=setup.budget, normalise=True, progress=bar, workers=setup.workers)
         for n in ns:
             rows_n = np.flatnonzero(counts >= n + 1)
             yield n, index[rows_n], {key: mapped.values[f"{key}@{n}"][..., rows_n] for key in SEPARABILITY_QUANTITIES}
@@ -484,7 +492,7 @@ def _separability_values(setup: Setup, heads, ns, delta: np.ndarray, tokens: int
         with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, budget=setup.budget),
                        f"Alg. 4 N={n}") as bar:
             mapped = map_rows(heads, _separability_rows((n,), delta), index=index, embeddings=setup.embeddings,
-                              budget=setup.budget, normalise=True, progress=bar)
+                              budget=setup.budget, normalise=True, progress=bar, workers=setup.workers)
         yield n, index, {key: mapped.values[f"{key}@{n}"] for key in SEPARABILITY_QUANTITIES}
 
 
@@ -619,7 +627,7 @@ def sensitivity(setup: Setup, *, length: int = 1024, temperatures=TEMPERATURES, 
     with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, width=len(temperatures),
                                 budget=setup.budget), f"Alg. 5 L={length}") as bar:
         mapped = map_rows(heads, _sensitivity_rows(temperatures, epsilons, setup.seed), index=index,
-                          embeddings=setup.embeddings, width=len(temperatures), budget=setup.budget, progress=bar)
+                          embeddings=setup.embeddings, width=len(temperatures), budget=setup.budget, progress=bar, workers=setup.workers)
     values = mapped.values
     g = _token_means(values["g"])  # [G, n_T, n_ε]
     spectral = _token_means(values["jacobian_spectral"])  # [G, n_T]

@@ -11,7 +11,8 @@ otherwise. Each algorithm runs in its own process (``spawn``) so that its peak r
 Beside each time the table states the work (query rows, ``N`` grid, windows), the paper's Table 1
 time (10-core Apple M1 Pro) and a floor measured in the same process: the model's forward passes
 for the same windows, plus the time to read once, at the bandwidth measured there, the bytes every
-algorithm must read at least once (each head's logits ``[L, L]`` and embeddings ``[L, d]``).
+algorithm must read at least once (each head's logits ``[L, L]`` and embeddings ``[L, d]``), and a compute
+floor (:mod:`empirical.compute_floor`: the least arithmetic each algorithm must do over the rates measured there).
 
 >>> _duration(75.0), _duration(3 * 3600 + 60)
 ('1 min 15 s', '3 h 1 min')
@@ -129,35 +130,41 @@ def _floor(setup, lengths: list[int]) -> dict:
 
 
 def _child(model_dir: str, tokenizer: str | None, text: str | None, number: int, scale: str, device: str,
-           queue) -> None:
+           workers: int | None, queue) -> None:
     import torch
 
+    from empirical import compute_floor
     from empirical.algorithms import Setup
     from empirical.heads.loading import load_model
     from empirical.runner import run_algorithms
 
     torch.set_num_threads(os.cpu_count() or 1)
     loaded = load_model(model_dir, offline=True, tokenizer=tokenizer)
-    setup = Setup(loaded, text=text, progress=False, device=device)
+    setup = Setup(loaded, text=text, progress=False, device=device, workers=workers)
     options = grids(scale)
-    floor = _floor(setup, _lengths_of(number, options, max(setup.lengths(options["lengths"]))))
+    lengths = _lengths_of(number, options, max(setup.lengths(options["lengths"])))
+    floor = _floor(setup, lengths)
     began, cpu_began = time.perf_counter(), time.process_time()
     results, _ = run_algorithms(setup, which=(number,), **options)
     seconds, cpu_seconds = time.perf_counter() - began, time.process_time() - cpu_began  # CPU: every thread
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2 ** 20  # kB -> GiB (Linux)
     summary = next(iter(results.values()))
     heads = loaded.n_layers * int(loaded.model.config.num_attention_heads)
+    counts = compute_floor.work(number, options, lengths=lengths, heads=heads, d=loaded.d_head, causal=loaded.causal,
+                                windows=setup.windows)
+    compute = compute_floor.floor(counts, compute_floor.rates(workers=setup.workers))  # after the run: its memory
     extra = {}
     if number == 3:
         extra = {str(p["length"]): {"critical_n": p["critical_n"], "stable_n": p["stable_n"],
                                     "p_value_falls_at": p["non_monotone"]["p_value_falls_at"]}
                  for p in summary["points"]}
     queue.put({"algorithm": number, "seconds": seconds, "cpu_seconds": cpu_seconds, "peak_gib": peak, "floor": floor,
+               "compute_floor": compute, "workers": setup.workers,
                "work": _work(number, summary, heads, setup.windows), "extra": extra})
 
 
 def run(*, scale: str = "paper", algorithms=(1, 2, 3, 4, 5), text=None, tokenizer=None, device: str = "cpu",
-        log=None) -> list[dict]:
+        log=None, workers: int | None = None) -> list[dict]:
     """Time each algorithm in a fresh process; returns one record per algorithm (each also printed as JSON).
 
     ``log`` (a path) receives each record as one JSON line as soon as it is measured.
@@ -166,10 +173,12 @@ def run(*, scale: str = "paper", algorithms=(1, 2, 3, 4, 5), text=None, tokenize
     from transformers import GPT2Config, GPT2Model
 
     from empirical.heads.device import resolve
+    from empirical.heads.rows import check_workers
     from empirical.heads.text import GPT2_TOKENIZER, WAR_AND_PEACE
 
     resolve(device)  # a clear error before the model is built
     grids(scale)
+    workers = check_workers(workers, name="--workers")  # resolved here: every algorithm's process gets the same
     if text is None and WAR_AND_PEACE.is_file() and GPT2_TOKENIZER.is_dir():
         text, tokenizer = str(WAR_AND_PEACE), str(GPT2_TOKENIZER)
     context = multiprocessing.get_context("spawn")
@@ -179,7 +188,8 @@ def run(*, scale: str = "paper", algorithms=(1, 2, 3, 4, 5), text=None, tokenize
         GPT2Model(GPT2Config()).save_pretrained(model_dir)  # GPT-2 124M architecture, random weights
         for number in algorithms:
             queue = context.Queue()
-            process = context.Process(target=_child, args=(model_dir, tokenizer, text, number, scale, device, queue))
+            process = context.Process(target=_child, args=(model_dir, tokenizer, text, number, scale, device, workers,
+                                                                     queue))
             process.start()
             record = None
             while record is None:
@@ -208,6 +218,17 @@ def _duration(seconds: float) -> str:
     return f"{seconds:.1f} s"
 
 
+def _compute_text(record: dict) -> str:
+    """The compute floor's cell and its ratio (``? | ?`` for a record without one)."""
+    compute = record.get("compute_floor")
+    if not compute:
+        return "? | ?"
+    by_kind = compute["by_kind"]
+    return (f"{_duration(compute['seconds'])} ({by_kind['matmul']:.2f} + {by_kind['exp']:.2f} + "
+            f"{by_kind['element']:.2f} s; {compute['rates']['workers']} threads) | "
+            f"{record['seconds'] / compute['seconds']:.0f}×")
+
+
 def markdown(records: list[dict], *, scale: str) -> str:
     """The table of a run: work, time, before, paper, ratios, peak memory, floor."""
     import torch
@@ -217,8 +238,9 @@ def markdown(records: list[dict], *, scale: str) -> str:
     paper_total = sum(r["paper_seconds"] for r in records)
     lines = [
         "| algorithm | work (query rows; grid; windows) | time here | before | peak memory | paper, Table 1 "
-        "| paper / ours | floor (forward + read) | ours / floor |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| paper / ours | floor (forward + read) | ours / floor | compute floor (matmul + exp + element) "
+        "| ours / compute floor |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in records:
         work, floor = r.get("work"), r.get("floor")
@@ -229,9 +251,9 @@ def markdown(records: list[dict], *, scale: str) -> str:
         lines.append(f"| Alg. {r['algorithm']}: {r['name']} | {work_text} | {_duration(r['seconds'])} | "
                      f"{_duration(before) if before else 'n/a'} | {r['peak_gib']:.2f} GiB | {_duration(r['paper_seconds'])} | "
                      f"{r['paper_seconds'] / r['seconds']:.0f}× | {floor_text} | "
-                     f"{(r['seconds'] / floor['seconds']) if floor else float('nan'):.0f}× |")
+                     f"{(r['seconds'] / floor['seconds']) if floor else float('nan'):.0f}× | {_compute_text(r)} |")
     lines.append(f"| **all** | | **{_duration(total)}** | | **{max(r['peak_gib'] for r in records):.2f} GiB** | "
-                 f"**{_duration(paper_total)}** | **{paper_total / total:.0f}×** | | |")
+                 f"**{_duration(paper_total)}** | **{paper_total / total:.0f}×** | | | | |")
     machine = (f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, torch {torch.__version__}, "
                f"transformers {transformers.__version__}; device {records[0].get('device', 'cpu')}; grid `{scale}`; "
                f"text: {records[0].get('text', '?')}; {records[0].get('date', '')}")
@@ -272,18 +294,20 @@ process. See `docs/benchmarks.md` for what the columns mean.
 """
 
 
-def main(*, scale: str, algorithms, out, device: str = "cpu") -> str:
+def main(*, scale: str, algorithms, out, device: str = "cpu", workers: int | None = None) -> str:
     """Check ``out``, run, write the Markdown table to ``out`` and the records to ``out`` with ``.jsonl``."""
     from empirical.heads.device import resolve
+    from empirical.heads.rows import check_workers
     from theorems.engine.validation import check_subset
 
     check_subset(algorithms, (1, 2, 3, 4, 5), name="--algorithms")
     resolve(device)  # a clear error before anything is written or computed
+    check_workers(workers, name="--workers")
     out = check_output(out)
     log = out.with_suffix(".jsonl")
     check_output(log)
     log.write_text("")
-    records = run(scale=scale, algorithms=algorithms, device=device, log=log)
+    records = run(scale=scale, algorithms=algorithms, device=device, log=log, workers=workers)
     text = HEADER.format(scale=scale) + markdown(records, scale=scale)
     out.write_text(text)
     return text

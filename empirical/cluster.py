@@ -85,7 +85,8 @@ def _setup_for(spec: dict):
         loaded = load_model(spec["model"], offline=spec["offline"], tokenizer=spec["tokenizer"])
         _WORKER_SETUPS[key] = Setup(loaded, text=spec["text"], windows=spec["windows"], embeddings=spec["embeddings"],
                                     progress=False, device=spec["device"],
-                                    layers_per_block=spec.get("layers_per_block"))
+                                    layers_per_block=spec.get("layers_per_block"),
+                                    workers=spec.get("workers") or spec.get("threads"))  # a local worker: its share
     return _WORKER_SETUPS[key]
 
 
@@ -126,7 +127,7 @@ def run_tasks(client, *, spec: dict, options: dict, out, progress: bool = False)
     out = Path(out)
     which = tuple(sorted(set(options.get("which", ALGORITHMS))))
     rest = {key: value for key, value in options.items() if key != "which"}
-    identity = jsonable({"spec": {k: v for k, v in spec.items() if k != "threads"}, "options": rest})
+    identity = jsonable({"spec": {k: v for k, v in spec.items() if k not in ("threads", "workers")}, "options": rest})
     identity = json.loads(json.dumps(identity))  # tuples -> lists, as read back from disk
     answers = {number: _finished(out, number, identity) for number in which}
     todo = [number for number in which if answers[number] is None]

@@ -147,21 +147,24 @@ def check_before_loading(model, *, text, windows: int, offline, tokenizer, optio
 
 def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", offline: bool | None = None,
         tokenizer: str | None = None, progress: bool = True, device: str = "cpu", cluster: str | None = None,
-        layers_per_block: int | None = None, **options) -> dict:
+        layers_per_block: int | None = None, workers: int | None = None, **options) -> dict:
     """Load ``model``, run the algorithms on ``text``, write results.json, the figures and report.md.
 
     Every option is checked before the model loads, and the grids against the model before any forward pass.
     ``cluster`` (``"local"`` or a Dask scheduler address) runs each algorithm as a task on its workers
     (:mod:`empirical.cluster`): the same ``results.json``, resumable after an interruption.
     ``layers_per_block`` bounds how many layers' vectors are held at once (:class:`empirical.algorithms.Setup`):
-    the same numbers, one forward pass per block of layers and pass over them.
+    the same numbers, one forward pass per block of layers and pass over them. ``workers`` blocks of rows run at
+    once on a pool of threads (default: the cores available; on a cluster, each worker's own threads).
     """
     from empirical.cluster import check_cluster
     from empirical.heads.device import resolve
+    from empirical.heads.rows import check_workers
     from theorems.engine.validation import check_integer
 
     if layers_per_block is not None:
         check_integer(layers_per_block, name="--layers-per-block")
+    check_workers(workers, name="--workers")
     check_options(text=text, out=out, windows=windows, embeddings=embeddings, **options)
     check_cluster(cluster)
     resolve(device)  # before the model is loaded
@@ -174,7 +177,7 @@ def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", 
     check_memory(windows=windows, heads=loaded.n_layers * loaded.n_heads, longest=max(options["lengths"]))
     out.mkdir(parents=True, exist_ok=True)
     setup = Setup(loaded, text=text, windows=windows, embeddings=embeddings, progress=progress, device=device,
-                  layers_per_block=layers_per_block)
+                  layers_per_block=layers_per_block, workers=workers)
     began = time.perf_counter()
     finished: dict = {}
     try:
@@ -184,7 +187,7 @@ def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", 
             from empirical import cluster as engine
             spec = {"model": model, "text": None if text is None else str(text), "windows": windows,
                     "embeddings": embeddings, "offline": offline, "tokenizer": tokenizer, "device": device,
-                    "layers_per_block": layers_per_block}
+                    "layers_per_block": layers_per_block, "workers": workers}
             results, timings = engine.run(cluster=cluster, spec=spec, options=options, out=out, progress=progress)
     except BaseException:
         if finished:  # an hour of work is not thrown away because the last algorithm failed

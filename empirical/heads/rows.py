@@ -14,13 +14,18 @@ run over windows, layers and blocks of rows, never over single tokens.
 
 from __future__ import annotations
 
+import collections
+import contextlib
 import dataclasses
+import os
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import torch
 
 from empirical.heads.extraction import Heads
+from theorems.errors import InvalidArgument
 
 BUDGET = 1 << 25
 """Entries (float64) of the largest ``[H, C, L, width]`` work array one block may create (256 MiB)."""
@@ -97,18 +102,92 @@ def blocks(heads: Heads, index: np.ndarray, *, embeddings: str = "values", width
         del layer_logits, layer_x
 
 
+def default_workers() -> int:
+    """The cores this process may run on (``os.sched_getaffinity``; ``os.cpu_count`` where it is missing).
+
+    >>> default_workers() >= 1
+    True
+    """
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # macOS, Windows
+        return os.cpu_count() or 1
+
+
+def check_workers(workers, *, name: str = "workers") -> int:
+    """``workers`` as a positive integer (``None``: :func:`default_workers`), or InvalidArgument naming ``name``.
+
+    >>> check_workers(None) == default_workers(), check_workers(2)
+    (True, 2)
+    """
+    if workers is None:
+        return default_workers()
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InvalidArgument(f"{name}={workers!r} must be a positive integer (default: the cores available)")
+    return workers
+
+
+def _one_thread_per_library():
+    """BLAS and OpenMP at one thread each while the pool's threads run (no oversubscription); a no-op where
+    ``threadpoolctl`` is not installed (then set ``OPENBLAS_NUM_THREADS=1`` / ``OMP_NUM_THREADS=1`` yourself)."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        return contextlib.nullcontext()
+    return threadpool_limits(limits=1)
+
+
+def _evaluated(blocks: Iterator[Rows], function: Callable[[Rows], dict], workers: int):
+    """``(rows, function(rows))`` for every block, in the blocks' order.
+
+    With ``workers > 1`` the blocks of one (window, layer) run on a pool of threads (numpy and torch release
+    the GIL in their array work), at most ``workers`` blocks at once, so the memory held is ``workers``
+    blocks' arrays; every block of a (window, layer) finishes before the next (window, layer) starts, so a
+    row function's table of the current layer (Algorithms 1-2) is never rebuilt by a late block. Both paths
+    run BLAS on one thread (a matrix product split over two threads may round its last bit differently, and
+    on a loaded machine BLAS's spinning threads cost more than they save on a block's small products): the
+    work per block is then the same code on the same arrays, and the results the same bits.
+    """
+    if workers == 1:
+        with _one_thread_per_library():  # the same BLAS as the pool's threads: the same bits for every `workers`
+            for rows in blocks:
+                yield rows, function(rows)
+        return
+    pending: collections.deque = collections.deque()
+    with _one_thread_per_library(), ThreadPoolExecutor(max_workers=workers, thread_name_prefix="map_rows") as pool:
+        try:
+            for rows in blocks:
+                if pending and (pending[-1][0].window, pending[-1][0].layer) != (rows.window, rows.layer):
+                    while pending:  # a new layer or window: the previous one's blocks finish first
+                        done, future = pending.popleft()
+                        yield done, future.result()
+                pending.append((rows, pool.submit(function, rows)))
+                while len(pending) >= workers:  # the next block is built (main thread) while the others run
+                    done, future = pending.popleft()
+                    yield done, future.result()
+            while pending:
+                done, future = pending.popleft()
+                yield done, future.result()
+        finally:
+            for _, future in pending:  # an error in one block: the others are not started
+                future.cancel()
+
+
 def map_rows(heads: Heads, function: Callable[[Rows], dict[str, np.ndarray]], *, index: np.ndarray | None = None,
              embeddings: str = "values", width: int | None = None, budget: int = BUDGET, normalise: bool = False,
-             progress=None) -> RowMap:
+             progress=None, workers: int | None = 1) -> RowMap:
     """Apply ``function`` (``Rows`` -> dict of ``[H, C, ...]`` arrays) to every block; stack the results.
 
-    ``progress`` is an optional tqdm bar advanced by one per block.
+    ``progress`` is an optional tqdm bar advanced by one per block. ``workers`` blocks run at once on a
+    pool of threads (``None``: :func:`default_workers`); ``function`` must then be safe to call from
+    several threads on blocks of the same (window, layer). The results are the same for every ``workers``.
     """
+    workers = check_workers(workers)
     index = valid_rows(heads) if index is None else np.asarray(index)
     batch, layers, n_heads = heads.sizes[:3]
     out: dict[str, np.ndarray] = {}
-    for rows in blocks(heads, index, embeddings=embeddings, width=width, budget=budget, normalise=normalise):
-        result = function(rows)
+    every = blocks(heads, index, embeddings=embeddings, width=width, budget=budget, normalise=normalise)
+    for rows, result in _evaluated(every, function, workers):
         positions = np.searchsorted(index, rows.index)
         for key, value in result.items():
             value = np.asarray(value)

@@ -30,3 +30,21 @@ def test_cuda_without_cuda_is_a_clear_error(tmp_path, capsys, monkeypatch):
     assert main(["bench", "--device", "cuda", "--out", str(tmp_path / "b.md")]) == 2
     assert "sees no CUDA device" in capsys.readouterr().err
     assert not (tmp_path / "b.md").exists()
+
+
+@pytest.mark.parametrize("workers", ["0", "-2"])
+def test_bad_workers_are_named_before_any_work(tmp_path, capsys, monkeypatch, workers):
+    from empirical import bench
+    monkeypatch.setattr(bench, "run", lambda **_: pytest.fail("the benchmark ran"))
+    assert main(["bench", "--workers", workers, "--out", str(tmp_path / "b.md")]) == 2
+    assert f"--workers={workers} must be a positive integer" in capsys.readouterr().err
+    assert not (tmp_path / "b.md").exists()
+
+
+def test_the_workers_reach_every_algorithm_process(tmp_path, monkeypatch):
+    from empirical import bench
+    seen = {}
+    monkeypatch.setattr(bench, "run", lambda **kwargs: seen.update(kwargs) or [
+        {"algorithm": 1, "name": "x", "seconds": 1.0, "peak_gib": 1.0, "paper_seconds": 60}])
+    assert main(["bench", "--workers", "3", "--algorithms", "1", "--out", str(tmp_path / "b.md")]) == 0
+    assert seen["workers"] == 3

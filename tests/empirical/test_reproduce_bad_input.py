@@ -33,6 +33,7 @@ def run(capsys, *arguments):
     (["--windows", "0"], "--windows=0 must be an integer >= 1"),
     (["--distance-tokens", "-1"], "--distance-tokens=-1 must be a positive integer"),
     (["--layers-per-block", "0"], "--layers-per-block=0 must be an integer >= 1"),
+    (["--workers", "0"], "--workers=0 must be a positive integer"),
     (["--embeddings", "values", "--algorithms", "1", "--lengths", "32"], None),  # the text holds 32 tokens
 ])
 def test_bad_options_are_named_before_the_model_loads(no_model, capsys, tmp_path, text, extra, message):

@@ -11,10 +11,12 @@ the algorithms do ``O(H·L²)`` work per grid point. This floor counts, from the
   ``2·L²·d``: it is symmetric);
 - ``exp``: one softmax of each row in float64, ``k`` (Alg. 1-4: once per row and ``L``; Alg. 5: the base
   softmax at each ``T``, ``k``, and the moved logits at each ``(T, ε)``, ``k``);
-- ``element`` operations: a selection of the top ``N`` reads every weight, ``k`` per row and ``N``, and the
-  ``N`` selected vectors are summed, ``N·d`` (Alg. 1-3); Alg. 4: the distance of every key, ``k``, and the
-  selection, ``k``, per row and ``N``; Alg. 5: the four Jacobian norms, ``k`` each, and each finite
-  difference's norm, ``k``, per row and ``T`` (``ε``).
+- ``element`` operations: Alg. 1-3: ordering a row's weights for its grid of ``N``, ``k`` per ``N`` or
+  ``k·⌈log₂ k⌉`` once (a sort), whichever is less, and the running sum of the selected vectors up to the
+  largest ``N``, ``min(k, N_max)·d`` once per row (every ``N``'s top-``N`` sum is a prefix of it); Alg. 4:
+  the top-``N`` sum, ``N·d``, the distance of every key, ``k``, and the selection, ``k``, per row and ``N``;
+  Alg. 5: the four Jacobian norms, ``k`` each, and each finite difference's norm, ``k``, per row and ``T``
+  (``ε``).
 
 Rows enter as the algorithms take them (Alg. 1-3: at least ``N`` keys; Alg. 4: at least ``N + 1``). The
 floor's seconds are each count over its rate measured in the same process (:func:`rates`): float64
@@ -44,21 +46,24 @@ def _keys(length: int, causal: bool) -> np.ndarray:
 
 
 def _distance_work(keys: np.ndarray, ns, d: int) -> dict:
-    """Alg. 1-3 at one ``L``: one softmax and one weighted sum per row, a selection and a top-``N`` sum per ``N``."""
-    rows = keys >= min(ns)
-    out = {"matmul": 2 * d * keys[rows].sum(), "exp": keys[rows].sum(), "element": 0.0}
-    for n in ns:
-        seen = keys[keys >= n]
-        out["element"] += seen.sum() + n * d * seen.size
-    return out
+    """Alg. 1-3 at one ``L``: per row one softmax, one weighted sum, the order of its weights for the ``N`` it
+    sees (a selection per ``N`` or one sort) and the running sum of the selected vectors."""
+    keys = keys[keys >= min(ns)]
+    grid = np.asarray(ns)
+    sees = (keys[:, None] >= grid).sum(-1)  # the N of the grid each row takes part in
+    ordering = np.minimum(keys * sees, keys * np.ceil(np.log2(np.maximum(keys, 2))))
+    largest = grid.max()
+    return {"matmul": 2 * d * keys.sum(), "exp": keys.sum(),
+            "element": ordering.sum() + d * np.minimum(keys, largest).sum()}
 
 
 def work(number: int, options: dict, *, lengths, heads: int, d: int, causal: bool, windows: int = 1) -> dict:
     """The operations of Algorithm ``number`` (``matmul`` flops, ``exp`` and ``element`` operations), every head.
 
-    ``options`` are :func:`empirical.runner.run_algorithms`' grids; ``lengths`` the ``L`` it runs at.
+    ``options`` are :func:`empirical.runner.run_algorithms`' grids (its defaults where one is missing);
+    ``lengths`` the ``L`` it runs at.
     """
-    from empirical.algorithms import critical_grid
+    from empirical.algorithms import EPSILONS, PAPER_NS, SEPARABILITY_NS, TEMPERATURES, critical_grid
 
     total = dict.fromkeys(KINDS, 0.0)
     for length in lengths:
@@ -66,18 +71,18 @@ def work(number: int, options: dict, *, lengths, heads: int, d: int, causal: boo
         if number == 1:
             part = _distance_work(keys, (5,), d)
         elif number == 2:
-            part = _distance_work(keys, [n for n in options["ns"] if n < length], d)
+            part = _distance_work(keys, [n for n in options.get("ns", PAPER_NS) if n < length], d)
         elif number == 3:
             part = _distance_work(keys, critical_grid(length), d)
         elif number == 4:
-            ns = [n for n in options["separability_ns"] if n < length]
+            ns = [n for n in options.get("separability_ns", SEPARABILITY_NS) if n < length]
             part = {"matmul": length * length * d, "exp": keys[keys >= min(ns) + 1].sum(), "element": 0.0}
             for n in ns:
                 seen = keys[keys >= n + 1]
                 part["matmul"] += 2 * d * seen.sum()
-                part["element"] += 2 * seen.sum()
+                part["element"] += 2 * seen.sum() + n * d * seen.size
         else:
-            t, e = len(options["temperatures"]), len(options["epsilons"])
+            t, e = len(options.get("temperatures", TEMPERATURES)), len(options.get("epsilons", EPSILONS))
             part = {"matmul": 0.0, "exp": t * (1 + e) * keys.sum(), "element": t * (4 + e) * keys.sum()}
         for kind in KINDS:
             total[kind] += float(part[kind]) * heads * windows

@@ -398,7 +398,8 @@ def critical_n(setup: Setup, *, lengths=PAPER_LENGTHS, levels=LEVELS, tokens: in
         with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, budget=budget),
                        f"Alg. 3 L={length}") as bar:
             mapped = map_rows(heads, lambda rows: distance_grid(rows.alpha, rows.x, grid, mask=rows.mask),
-                              index=index, embeddings=setup.embeddings, budget=budget, progress=bar, workers=setup.workers)
+                              index=index, embeddings=setup.embeddings, budget=budget, progress=bar,
+                              workers=setup.workers)
         d_all = _token_means(mapped.values["distance_sum"])  # [G, K]
         e_all = _token_means(mapped.values["estimate"])  # [G, K]
         evaluated = []
@@ -627,7 +628,8 @@ def sensitivity(setup: Setup, *, length: int = 1024, temperatures=TEMPERATURES, 
     with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, width=len(temperatures),
                                 budget=setup.budget), f"Alg. 5 L={length}") as bar:
         mapped = map_rows(heads, _sensitivity_rows(temperatures, epsilons, setup.seed), index=index,
-                          embeddings=setup.embeddings, width=len(temperatures), budget=setup.budget, progress=bar, workers=setup.workers)
+                          embeddings=setup.embeddings, width=len(temperatures), budget=setup.budget, progress=bar,
+                          workers=setup.workers)
     values = mapped.values
     g = _token_means(values["g"])  # [G, n_T, n_ε]
     spectral = _token_means(values["jacobian_spectral"])  # [G, n_T]

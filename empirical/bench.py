@@ -225,7 +225,8 @@ def _compute_text(record: dict) -> str:
         return "? | ?"
     by_kind = compute["by_kind"]
     seconds = compute["seconds"]
-    return (f"{_duration(seconds) if seconds >= 10 else f'{seconds:.2f} s'} ({by_kind['matmul']:.2f} + {by_kind['exp']:.2f} + "
+    shown = _duration(seconds) if seconds >= 10 else f"{seconds:.2f} s"
+    return (f"{shown} ({by_kind['matmul']:.2f} + {by_kind['exp']:.2f} + "
             f"{by_kind['element']:.2f} s; {compute['rates']['workers']} threads) | "
             f"{record['seconds'] / compute['seconds']:.0f}×")
 

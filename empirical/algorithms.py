@@ -36,7 +36,7 @@ from empirical.checks import Check, merge, outside_assumption2, tally
 from empirical.heads.extraction import Heads, extract
 from empirical.heads.loading import LoadedModel
 from empirical.heads.stream import HeadStream, layers_per_block
-from empirical.heads.rows import BUDGET, Rows, count_blocks, map_rows, valid_rows
+from empirical.heads.rows import BUDGET, RowMap, Rows, count_blocks, map_rows, valid_rows
 from empirical.heads.text import windows
 from theorems.engine.tensors import is_torch
 from theorems.errors import InvalidArgument
@@ -61,7 +61,9 @@ class Setup:
 
     ``windows`` consecutive windows per length (statistics pool their tokens); ``embeddings`` picks
     the ``x_i`` (:data:`empirical.heads.extraction.EMBEDDINGS`); ``text=None`` feeds random token ids
-    drawn from ``seed`` (the benchmark on random weights, and unit tests). ``layers_per_block`` bounds how
+    drawn from ``seed`` (the benchmark on random weights, and unit tests). ``row_mapper`` stands in for
+    :func:`empirical.heads.rows.map_rows` (same arguments, same ``RowMap``; :mod:`empirical.cluster` sets it to
+    compute blocks of layers on workers). ``layers_per_block`` bounds how
     many layers' vectors are held at once (default: as many as fit
     :data:`empirical.heads.stream.STREAM_BYTES`); a model deeper than that is streamed
     (:class:`empirical.heads.stream.HeadStream`, one forward pass per block of layers and pass).
@@ -76,6 +78,7 @@ class Setup:
     progress: bool = True
     device: str = "cpu"
     layers_per_block: int | None = None
+    row_mapper: object = None
     _cache: dict = dataclasses.field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -141,6 +144,10 @@ class Setup:
         return dataclasses.replace(heads, **{field.name: getattr(heads, field.name).cpu()
                                              for field in dataclasses.fields(heads)
                                              if is_torch(getattr(heads, field.name))})
+
+    def map_rows(self, heads, function, **keywords) -> RowMap:
+        """:func:`empirical.heads.rows.map_rows`, or ``row_mapper`` when one is set (the cluster's layer blocks)."""
+        return (self.row_mapper or map_rows)(heads, function, **keywords)
 
     def bar(self, total: int, description: str):
         return tqdm(total=total, desc=description, unit="block", leave=False, disable=not self.progress)
@@ -254,7 +261,7 @@ def distance_point(setup: Setup, *, length: int, n: int, tokens: int | None = No
     width = 1  # the kernels' largest per-block arrays are [H, C, L] and [H, C, d]
     with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, width=width, budget=setup.budget),
                    description or f"distance L={length} N={n}") as bar:
-        mapped = map_rows(heads, _distance_rows((n,), quantities), index=index, embeddings=setup.embeddings,
+        mapped = setup.map_rows(heads, _distance_rows((n,), quantities), index=index, embeddings=setup.embeddings,
                           width=width, budget=setup.budget, progress=bar)
     mapped.values.update({key.removesuffix(f"@{n}"): mapped.values.pop(key) for key in list(mapped.values)})
     per_head = {key: _token_means(value) for key, value in mapped.values.items()}  # each [layer·head]
@@ -297,7 +304,7 @@ def distance_points(setup: Setup, *, length: int, ns, description: str = "") -> 
     function = _distance_rows(ns)  # every N from one sort per (head, query) and one d_1 table per layer
     with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, width=1, budget=setup.budget),
                    description or f"distance L={length}") as bar:
-        mapped = map_rows(heads, function, index=index, embeddings=setup.embeddings, width=1, budget=setup.budget,
+        mapped = setup.map_rows(heads, function, index=index, embeddings=setup.embeddings, width=1, budget=setup.budget,
                           progress=bar)
     points = []
     for n in ns:
@@ -389,7 +396,7 @@ def critical_n(setup: Setup, *, lengths=PAPER_LENGTHS, levels=LEVELS, tokens: in
         budget = setup.budget  # blocks of ~40 rows at L = 1024: each N's [H, C, L] passes stay in cache
         with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, budget=budget),
                        f"Alg. 3 L={length}") as bar:
-            mapped = map_rows(heads, lambda rows: distance_grid(rows.alpha, rows.x, grid, mask=rows.mask),
+            mapped = setup.map_rows(heads, lambda rows: distance_grid(rows.alpha, rows.x, grid, mask=rows.mask),
                               index=index, embeddings=setup.embeddings, budget=budget, progress=bar)
         d_all = _token_means(mapped.values["distance_sum"])  # [G, K]
         e_all = _token_means(mapped.values["estimate"])  # [G, K]
@@ -473,7 +480,7 @@ def _separability_values(setup: Setup, heads, ns, delta: np.ndarray, tokens: int
         counts = heads.visible.sum(-1).min(0).values.numpy()[index]  # [R] fewest visible keys over windows
         with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, budget=setup.budget),
                        "Alg. 4 (separability, every N)") as bar:
-            mapped = map_rows(heads, _separability_rows(ns, delta), index=index, embeddings=setup.embeddings,
+            mapped = setup.map_rows(heads, _separability_rows(ns, delta), index=index, embeddings=setup.embeddings,
                               budget=setup.budget, normalise=True, progress=bar)
         for n in ns:
             rows_n = np.flatnonzero(counts >= n + 1)
@@ -483,7 +490,7 @@ def _separability_values(setup: Setup, heads, ns, delta: np.ndarray, tokens: int
         index = valid_rows(heads, min_keys=n + 1, tokens=tokens)
         with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, budget=setup.budget),
                        f"Alg. 4 N={n}") as bar:
-            mapped = map_rows(heads, _separability_rows((n,), delta), index=index, embeddings=setup.embeddings,
+            mapped = setup.map_rows(heads, _separability_rows((n,), delta), index=index, embeddings=setup.embeddings,
                               budget=setup.budget, normalise=True, progress=bar)
         yield n, index, {key: mapped.values[f"{key}@{n}"] for key in SEPARABILITY_QUANTITIES}
 
@@ -618,7 +625,7 @@ def sensitivity(setup: Setup, *, length: int = 1024, temperatures=TEMPERATURES, 
     index = valid_rows(heads, min_keys=1, tokens=tokens)
     with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, width=len(temperatures),
                                 budget=setup.budget), f"Alg. 5 L={length}") as bar:
-        mapped = map_rows(heads, _sensitivity_rows(temperatures, epsilons, setup.seed), index=index,
+        mapped = setup.map_rows(heads, _sensitivity_rows(temperatures, epsilons, setup.seed), index=index,
                           embeddings=setup.embeddings, width=len(temperatures), budget=setup.budget, progress=bar)
     values = mapped.values
     g = _token_means(values["g"])  # [G, n_T, n_ε]

@@ -262,7 +262,7 @@ def distance_point(setup: Setup, *, length: int, n: int, tokens: int | None = No
     with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, width=width, budget=setup.budget),
                    description or f"distance L={length} N={n}") as bar:
         mapped = setup.map_rows(heads, _distance_rows((n,), quantities), index=index, embeddings=setup.embeddings,
-                          width=width, budget=setup.budget, progress=bar)
+                                width=width, budget=setup.budget, progress=bar)
     mapped.values.update({key.removesuffix(f"@{n}"): mapped.values.pop(key) for key in list(mapped.values)})
     per_head = {key: _token_means(value) for key, value in mapped.values.items()}  # each [layer·head]
     point = {"length": length, "n": n, "tokens": int(len(index)), "windows": setup.windows,
@@ -305,7 +305,7 @@ def distance_points(setup: Setup, *, length: int, ns, description: str = "") -> 
     with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, width=1, budget=setup.budget),
                    description or f"distance L={length}") as bar:
         mapped = setup.map_rows(heads, function, index=index, embeddings=setup.embeddings, width=1, budget=setup.budget,
-                          progress=bar)
+                                progress=bar)
     points = []
     for n in ns:
         rows_n = np.flatnonzero(counts >= n)
@@ -397,7 +397,7 @@ def critical_n(setup: Setup, *, lengths=PAPER_LENGTHS, levels=LEVELS, tokens: in
         with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, budget=budget),
                        f"Alg. 3 L={length}") as bar:
             mapped = setup.map_rows(heads, lambda rows: distance_grid(rows.alpha, rows.x, grid, mask=rows.mask),
-                              index=index, embeddings=setup.embeddings, budget=budget, progress=bar)
+                                    index=index, embeddings=setup.embeddings, budget=budget, progress=bar)
         d_all = _token_means(mapped.values["distance_sum"])  # [G, K]
         e_all = _token_means(mapped.values["estimate"])  # [G, K]
         evaluated = []
@@ -481,7 +481,7 @@ def _separability_values(setup: Setup, heads, ns, delta: np.ndarray, tokens: int
         with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, budget=setup.budget),
                        "Alg. 4 (separability, every N)") as bar:
             mapped = setup.map_rows(heads, _separability_rows(ns, delta), index=index, embeddings=setup.embeddings,
-                              budget=setup.budget, normalise=True, progress=bar)
+                                    budget=setup.budget, normalise=True, progress=bar)
         for n in ns:
             rows_n = np.flatnonzero(counts >= n + 1)
             yield n, index[rows_n], {key: mapped.values[f"{key}@{n}"][..., rows_n] for key in SEPARABILITY_QUANTITIES}
@@ -491,7 +491,7 @@ def _separability_values(setup: Setup, heads, ns, delta: np.ndarray, tokens: int
         with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, budget=setup.budget),
                        f"Alg. 4 N={n}") as bar:
             mapped = setup.map_rows(heads, _separability_rows((n,), delta), index=index, embeddings=setup.embeddings,
-                              budget=setup.budget, normalise=True, progress=bar)
+                                    budget=setup.budget, normalise=True, progress=bar)
         yield n, index, {key: mapped.values[f"{key}@{n}"] for key in SEPARABILITY_QUANTITIES}
 
 
@@ -626,7 +626,7 @@ def sensitivity(setup: Setup, *, length: int = 1024, temperatures=TEMPERATURES, 
     with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, width=len(temperatures),
                                 budget=setup.budget), f"Alg. 5 L={length}") as bar:
         mapped = setup.map_rows(heads, _sensitivity_rows(temperatures, epsilons, setup.seed), index=index,
-                          embeddings=setup.embeddings, width=len(temperatures), budget=setup.budget, progress=bar)
+                                embeddings=setup.embeddings, width=len(temperatures), budget=setup.budget, progress=bar)
     values = mapped.values
     g = _token_means(values["g"])  # [G, n_T, n_ε]
     spectral = _token_means(values["jacobian_spectral"])  # [G, n_T]

@@ -79,7 +79,8 @@ def parser() -> argparse.ArgumentParser:
                           "process may use); the results do not depend on it")
     rep.add_argument("--cluster", default=None,
                      help="run each algorithm as a task on a Dask cluster: 'local' (two worker processes here) or a "
-                          "scheduler address tcp://host:8786; needs the [cluster] extra; resumable")
+                          "scheduler address tcp://host:8786; with --layers-per-block, one task per block of layers "
+                          "and pass over the rows; needs the [cluster] extra; resumable")
 
     _readings_parser(commands)
 

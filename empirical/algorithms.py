@@ -37,7 +37,7 @@ from empirical.checks import Check, merge, outside_assumption2, tally
 from empirical.heads.extraction import Heads, extract
 from empirical.heads.loading import LoadedModel
 from empirical.heads.stream import HeadStream, layers_per_block
-from empirical.heads.rows import BUDGET, Rows, check_workers, count_blocks, map_rows, valid_rows
+from empirical.heads.rows import BUDGET, RowMap, Rows, check_workers, count_blocks, map_rows, valid_rows
 from empirical.heads.text import windows
 from theorems.engine.tensors import is_torch
 from theorems.errors import InvalidArgument
@@ -62,7 +62,9 @@ class Setup:
 
     ``windows`` consecutive windows per length (statistics pool their tokens); ``embeddings`` picks
     the ``x_i`` (:data:`empirical.heads.extraction.EMBEDDINGS`); ``text=None`` feeds random token ids
-    drawn from ``seed`` (the benchmark on random weights, and unit tests). ``layers_per_block`` bounds how
+    drawn from ``seed`` (the benchmark on random weights, and unit tests). ``row_mapper`` stands in for
+    :func:`empirical.heads.rows.map_rows` (same arguments, same ``RowMap``; :mod:`empirical.cluster` sets it to
+    compute blocks of layers on workers). ``layers_per_block`` bounds how
     many layers' vectors are held at once (default: as many as fit
     :data:`empirical.heads.stream.STREAM_BYTES`); a model deeper than that is streamed
     (:class:`empirical.heads.stream.HeadStream`, one forward pass per block of layers and pass).
@@ -80,6 +82,7 @@ class Setup:
     device: str = "cpu"
     layers_per_block: int | None = None
     workers: int | None = None
+    row_mapper: object = None
     _cache: dict = dataclasses.field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -147,6 +150,13 @@ class Setup:
                                              for field in dataclasses.fields(heads)
                                              if is_torch(getattr(heads, field.name))})
 
+    def map_rows(self, heads, function, **keywords) -> RowMap:
+        """:func:`empirical.heads.rows.map_rows` on ``workers`` threads, or ``row_mapper`` when one is set (the
+        cluster's layer blocks: each worker process uses its own threads)."""
+        if self.row_mapper is not None:
+            return self.row_mapper(heads, function, **keywords)
+        return map_rows(heads, function, workers=self.workers, **keywords)
+
     def bar(self, total: int, description: str):
         return tqdm(total=total, desc=description, unit="block", leave=False, disable=not self.progress)
 
@@ -179,6 +189,35 @@ GRID_QUANTITIES = ("distance_sum", "distance_norm", "estimate")
 """The quantities :func:`empirical.kernels.distance_grid` gives at every ``N`` from one sort per (head, query)."""
 
 
+class _LayerTable:
+    """The farthest-pair table of the current (window, layer), built once and shared by the blocks of that layer.
+
+    One of ``map_rows``' threads builds a layer's table while the others wait for it. A copy sent to another
+    process (a cluster worker's layer-block task) starts empty: a lock cannot be pickled, and the table is rebuilt
+    there from the worker's own rows.
+    """
+
+    def __init__(self) -> None:
+        self._tables: dict = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, rows: Rows) -> dict:
+        from empirical import kernels
+
+        key = (rows.window, rows.layer)
+        with self._lock:
+            if key not in self._tables:
+                self._tables.clear()
+                self._tables[key] = kernels.farthest_table(rows.x)  # [H, L, L] x 5
+            return self._tables[key]
+
+    def __getstate__(self) -> dict:
+        return {}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__()
+
+
 def _distance_rows(ns, quantities=DISTANCE_QUANTITIES):
     """The row function of Algorithms 1-2: each of ``quantities`` at each ``N`` of ``ns``, keyed ``name@N``.
 
@@ -191,16 +230,7 @@ def _distance_rows(ns, quantities=DISTANCE_QUANTITIES):
     ns = tuple(ns)
     grid_quantities = [name for name in quantities if name in GRID_QUANTITIES]
     centers = [name.removeprefix("bound_") for name in quantities if name.startswith("bound_")]
-    tables: dict = {}  # the farthest-pair table of the current (window, layer)
-    lock = threading.Lock()  # map_rows' threads: one of them builds a layer's table, the others wait for it
-
-    def table(rows: Rows) -> dict:
-        key = (rows.window, rows.layer)
-        with lock:
-            if key not in tables:
-                tables.clear()
-                tables[key] = kernels.farthest_table(rows.x)  # [H, L, L] x 5
-            return tables[key]
+    table = _LayerTable()
 
     def function(rows: Rows) -> dict[str, np.ndarray]:
         # alpha [H, C, L], x [H, 1, L, d] (one set of embeddings per head, shared by its queries), mask [C, L]
@@ -262,8 +292,8 @@ def distance_point(setup: Setup, *, length: int, n: int, tokens: int | None = No
     width = 1  # the kernels' largest per-block arrays are [H, C, L] and [H, C, d]
     with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, width=width, budget=setup.budget),
                    description or f"distance L={length} N={n}") as bar:
-        mapped = map_rows(heads, _distance_rows((n,), quantities), index=index, embeddings=setup.embeddings,
-                          width=width, budget=setup.budget, progress=bar, workers=setup.workers)
+        mapped = setup.map_rows(heads, _distance_rows((n,), quantities), index=index, embeddings=setup.embeddings,
+                                width=width, budget=setup.budget, progress=bar)
     mapped.values.update({key.removesuffix(f"@{n}"): mapped.values.pop(key) for key in list(mapped.values)})
     per_head = {key: _token_means(value) for key, value in mapped.values.items()}  # each [layer·head]
     point = {"length": length, "n": n, "tokens": int(len(index)), "windows": setup.windows,
@@ -305,8 +335,8 @@ def distance_points(setup: Setup, *, length: int, ns, description: str = "") -> 
     function = _distance_rows(ns)  # every N from one sort per (head, query) and one d_1 table per layer
     with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, width=1, budget=setup.budget),
                    description or f"distance L={length}") as bar:
-        mapped = map_rows(heads, function, index=index, embeddings=setup.embeddings, width=1, budget=setup.budget,
-                          progress=bar, workers=setup.workers)
+        mapped = setup.map_rows(heads, function, index=index, embeddings=setup.embeddings, width=1, budget=setup.budget,
+                                progress=bar)
     points = []
     for n in ns:
         rows_n = np.flatnonzero(counts >= n)
@@ -397,9 +427,8 @@ def critical_n(setup: Setup, *, lengths=PAPER_LENGTHS, levels=LEVELS, tokens: in
         budget = setup.budget  # blocks of ~40 rows at L = 1024: each N's [H, C, L] passes stay in cache
         with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, budget=budget),
                        f"Alg. 3 L={length}") as bar:
-            mapped = map_rows(heads, lambda rows: distance_grid(rows.alpha, rows.x, grid, mask=rows.mask),
-                              index=index, embeddings=setup.embeddings, budget=budget, progress=bar,
-                              workers=setup.workers)
+            mapped = setup.map_rows(heads, lambda rows: distance_grid(rows.alpha, rows.x, grid, mask=rows.mask),
+                                    index=index, embeddings=setup.embeddings, budget=budget, progress=bar)
         d_all = _token_means(mapped.values["distance_sum"])  # [G, K]
         e_all = _token_means(mapped.values["estimate"])  # [G, K]
         evaluated = []
@@ -482,8 +511,8 @@ def _separability_values(setup: Setup, heads, ns, delta: np.ndarray, tokens: int
         counts = heads.visible.sum(-1).min(0).values.numpy()[index]  # [R] fewest visible keys over windows
         with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, budget=setup.budget),
                        "Alg. 4 (separability, every N)") as bar:
-            mapped = map_rows(heads, _separability_rows(ns, delta), index=index, embeddings=setup.embeddings,
-                              budget=setup.budget, normalise=True, progress=bar, workers=setup.workers)
+            mapped = setup.map_rows(heads, _separability_rows(ns, delta), index=index, embeddings=setup.embeddings,
+                                    budget=setup.budget, normalise=True, progress=bar)
         for n in ns:
             rows_n = np.flatnonzero(counts >= n + 1)
             yield n, index[rows_n], {key: mapped.values[f"{key}@{n}"][..., rows_n] for key in SEPARABILITY_QUANTITIES}
@@ -492,8 +521,8 @@ def _separability_values(setup: Setup, heads, ns, delta: np.ndarray, tokens: int
         index = valid_rows(heads, min_keys=n + 1, tokens=tokens)
         with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, budget=setup.budget),
                        f"Alg. 4 N={n}") as bar:
-            mapped = map_rows(heads, _separability_rows((n,), delta), index=index, embeddings=setup.embeddings,
-                              budget=setup.budget, normalise=True, progress=bar, workers=setup.workers)
+            mapped = setup.map_rows(heads, _separability_rows((n,), delta), index=index, embeddings=setup.embeddings,
+                                    budget=setup.budget, normalise=True, progress=bar)
         yield n, index, {key: mapped.values[f"{key}@{n}"] for key in SEPARABILITY_QUANTITIES}
 
 
@@ -627,9 +656,8 @@ def sensitivity(setup: Setup, *, length: int = 1024, temperatures=TEMPERATURES, 
     index = valid_rows(heads, min_keys=1, tokens=tokens)
     with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, width=len(temperatures),
                                 budget=setup.budget), f"Alg. 5 L={length}") as bar:
-        mapped = map_rows(heads, _sensitivity_rows(temperatures, epsilons, setup.seed), index=index,
-                          embeddings=setup.embeddings, width=len(temperatures), budget=setup.budget, progress=bar,
-                          workers=setup.workers)
+        mapped = setup.map_rows(heads, _sensitivity_rows(temperatures, epsilons, setup.seed), index=index,
+                                embeddings=setup.embeddings, width=len(temperatures), budget=setup.budget, progress=bar)
     values = mapped.values
     g = _token_means(values["g"])  # [G, n_T, n_ε]
     spectral = _token_means(values["jacobian_spectral"])  # [G, n_T]

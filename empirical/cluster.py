@@ -1,16 +1,30 @@
 """``reproduce --cluster local|ADDRESS``: the algorithms as tasks on the workers of a Dask cluster.
 
-Each algorithm is one task (the model, the text, the options and the algorithm's number); a worker
+Two kinds of task. Without ``--layers-per-block``, each algorithm is one task (the model, the text, the
+options and the algorithm's number); a worker
 loads the model once (:func:`_setup_for` keeps it between tasks) and returns the algorithm's
 JSON-ready results, which the driver merges into the same ``results.json`` as a single-process run:
 every algorithm is a deterministic function of the model, the text and its options (the random
 directions of Alg. 5 are seeded per block), so where it ran changes no number.
 
+With ``--layers-per-block k`` (:func:`run_blocks`), the driver runs the algorithms itself and every pass over
+the rows (each ``map_rows`` call: per length for Alg. 1 and 3, per ``N`` for a subsample of Alg. 4) becomes
+one task per block of ``k`` layers ``[a, b)``: the worker extracts only those layers and returns the raw
+``[B, b - a, H, R, ...]`` arrays of :func:`empirical.heads.rows.map_rows` (its rows carry their global layer
+number, so Alg. 5's per-block seeds are the single process's); the driver concatenates the blocks along the
+layer axis into the arrays ``map_rows`` returns and runs the unchanged aggregation, so ``results.json`` is
+the same by construction. The driver keeps a streamed view of the heads (one block at a time) for what is
+not per row: the visible keys, Alg. 4's ``δ`` (every layer's embeddings, block by block, on the driver)
+and the mpmath confirmers of a violating row.
+
 - **Retries**: a task whose worker dies is rerun elsewhere (the scheduler's own rescheduling, and
   ``retries`` for a task that raises).
 - **Resumable**: each finished task is written to ``OUT/cluster-tasks/alg<n>.json`` at once; a rerun with
   the same model, text and options reads it back instead of recomputing, so a run interrupted after
-  three algorithms pays only for the last two. The directory is removed once ``results.json`` is written.
+  three algorithms pays only for the last two. With layer blocks, each finished block is also saved
+  (``cluster-tasks/<digest>-alg<n>-call<c>-L<length>-layers<a>-<b>.npz``, the digest naming the spec, the
+  options, the call and its rows), so an algorithm interrupted half-way recomputes only its missing
+  blocks. The directory is removed once ``results.json`` is written.
 
 Why Dask and not Ray (measured on this machine, 2 cores under a load of ~10, 2026-11-23; see
 ``docs/benchmarks.md``): a local cluster of two workers starts in 13 s against Ray's 25 s, one GPT-2
@@ -23,11 +37,15 @@ against Ray's 240 MB.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 import os
 import shutil
 import time
 from pathlib import Path
+
+import numpy as np
 
 from theorems.errors import InvalidArgument
 
@@ -98,6 +116,100 @@ def _task(number: int, spec: dict, options: dict) -> dict:
     return {"results": jsonable(results), "timings": timings}
 
 
+def _block_task(spec: dict, length: int, layers: tuple[int, int], function, keywords: dict) -> dict:
+    """On a worker: ``map_rows``'s arrays ``[B, b - a, H, R, ...]`` for layers ``[a, b)`` of the windows of ``length``.
+
+    Only those layers are extracted; ``function`` sees each block of rows under its global layer number.
+    """
+    from empirical.heads.rows import map_rows
+
+    setup = _setup_for(spec)
+    start, stop = layers
+    heads = setup._extract(setup.token_ids(length), layers=range(start, stop))
+
+    def shifted(rows):
+        return function(dataclasses.replace(rows, layer=rows.layer + start))
+    return map_rows(heads, shifted, **keywords).values
+
+
+class LayerBlocks:
+    """``Setup.row_mapper`` on the driver: each ``map_rows`` call as one task per block of ``per_block`` layers.
+
+    Same arguments and the same ``RowMap`` as :func:`empirical.heads.rows.map_rows`; each finished block is
+    saved under ``records`` and read back by a rerun whose spec, options, call and rows are the same.
+    """
+
+    def __init__(self, client, *, spec: dict, per_block: int, records: Path, identity, progress: bool = False):
+        self.client, self.spec, self.per_block, self.records = client, spec, per_block, Path(records)
+        self.identity, self.progress = identity, progress
+        self.algorithm, self.calls = None, 0
+        self.computed, self.reused = 0, 0  # blocks run on workers, blocks read back
+
+    def start(self, algorithm: int) -> None:
+        """Number the calls from here per algorithm (a rerun skipping finished algorithms numbers them alike)."""
+        self.algorithm, self.calls = algorithm, 0
+
+    def _path(self, length: int, block: tuple[int, int], index: np.ndarray, keywords: dict) -> Path:
+        named = json.dumps({"identity": self.identity, "algorithm": self.algorithm, "call": self.calls,
+                            "length": length, "block": block, "keywords": sorted(keywords.items())}, default=str)
+        digest = hashlib.sha256(named.encode() + np.ascontiguousarray(index, dtype=np.int64).tobytes()).hexdigest()
+        return self.records / (f"{digest[:16]}-alg{self.algorithm}-call{self.calls}-L{length}-"
+                               f"layers{block[0]}-{block[1]}.npz")
+
+    def __call__(self, heads, function, *, index=None, progress=None, **keywords):
+        from distributed import as_completed
+
+        from empirical.heads.rows import RowMap, valid_rows
+
+        self.calls += 1
+        index = valid_rows(heads) if index is None else np.asarray(index)
+        _, layers, _, length = heads.sizes
+        blocks = [(start, min(start + self.per_block, layers)) for start in range(0, layers, self.per_block)]
+        paths = {block: self._path(length, block, index, keywords) for block in blocks}
+        parts = {block: dict(np.load(path)) for block, path in paths.items() if path.is_file()}
+        self.reused += len(parts)
+        futures = {self.client.submit(_block_task, self.spec, length, block, function, {"index": index, **keywords},
+                                      pure=False, retries=RETRIES,
+                                      key=f"alg{self.algorithm}-call{self.calls}-layers{block[0]}-{time.time_ns()}"):
+                   block for block in blocks if block not in parts}
+        for future in as_completed(futures):
+            block = futures[future]
+            parts[block] = future.result()
+            self.computed += 1
+            temporary = paths[block].with_suffix(".tmp")
+            with open(temporary, "wb") as handle:
+                np.savez(handle, **parts[block])
+            temporary.replace(paths[block])  # whole or absent
+            if progress is not None:
+                progress.update(round(progress.total * (block[1] - block[0]) / layers))
+        keys = list(parts[blocks[0]])  # every block has the keys of the function's first result, in its order
+        return RowMap(index, {key: np.concatenate([parts[block][key] for block in blocks], axis=1) for key in keys})
+
+
+def _identity(spec: dict, options: dict) -> tuple[tuple[int, ...], dict, dict]:
+    """``(algorithms, the other options, the identity a saved task must match)``."""
+    from empirical.runner import ALGORITHMS, jsonable
+
+    which = tuple(sorted(set(options.get("which", ALGORITHMS))))
+    rest = {key: value for key, value in options.items() if key != "which"}
+    identity = jsonable({"spec": {k: v for k, v in spec.items() if k not in ("threads", "workers")}, "options": rest})
+    return which, rest, json.loads(json.dumps(identity))  # tuples -> lists, as read back from disk
+
+
+def _save(out: Path, number: int, identity: dict, answer: dict) -> None:
+    path = _record(out, number)
+    path.with_suffix(".tmp").write_text(json.dumps({"identity": identity, "answer": answer}))
+    path.with_suffix(".tmp").replace(path)  # whole or absent: an interruption never leaves half a record
+
+
+def _merged(which, answers: dict) -> tuple[dict, dict]:
+    results, timings = {}, {}
+    for number in which:  # the single-process order of keys
+        results.update(answers[number]["results"])
+        timings.update(answers[number]["timings"])
+    return results, timings
+
+
 def _record(out: Path, number: int) -> Path:
     return out / TASKS / f"alg{number}.json"
 
@@ -122,13 +234,8 @@ def run_tasks(client, *, spec: dict, options: dict, out, progress: bool = False)
     """
     from distributed import as_completed
 
-    from empirical.runner import ALGORITHMS, jsonable
-
     out = Path(out)
-    which = tuple(sorted(set(options.get("which", ALGORITHMS))))
-    rest = {key: value for key, value in options.items() if key != "which"}
-    identity = jsonable({"spec": {k: v for k, v in spec.items() if k not in ("threads", "workers")}, "options": rest})
-    identity = json.loads(json.dumps(identity))  # tuples -> lists, as read back from disk
+    which, rest, identity = _identity(spec, options)
     answers = {number: _finished(out, number, identity) for number in which}
     todo = [number for number in which if answers[number] is None]
     (out / TASKS).mkdir(parents=True, exist_ok=True)
@@ -137,26 +244,55 @@ def run_tasks(client, *, spec: dict, options: dict, out, progress: bool = False)
     for future in as_completed(futures):
         number = futures[future]
         answers[number] = future.result()
-        path = _record(out, number)
-        path.with_suffix(".tmp").write_text(json.dumps({"identity": identity, "answer": answers[number]}))
-        path.with_suffix(".tmp").replace(path)  # whole or absent: an interruption never leaves half a record
+        _save(out, number, identity, answers[number])
         if progress:
             print(f"Alg. {number} done on the cluster ({len([a for a in answers.values() if a])}/{len(which)})",
                   flush=True)
-    results, timings = {}, {}
-    for number in which:  # the single-process order of keys
-        results.update(answers[number]["results"])
-        timings.update(answers[number]["timings"])
-    return results, timings
+    return _merged(which, answers)
 
 
-def run(*, cluster: str, spec: dict, options: dict, out, progress: bool = False) -> tuple[dict, dict]:
-    """Connect to (or start) the cluster, run :func:`run_tasks`, close what was started here."""
+def run_blocks(client, *, setup, spec: dict, options: dict, out, progress: bool = False,
+               mapper: LayerBlocks | None = None) -> tuple[dict, dict]:
+    """The algorithms on the driver's ``setup``, each pass over the rows as layer-block tasks on ``client``.
+
+    ``spec["layers_per_block"]`` is the block. Finished algorithms (and blocks) saved under ``out`` for the
+    same spec and options are reused; ``mapper`` (default: a new :class:`LayerBlocks`) is what the tests
+    inspect.
+    """
+    from empirical.runner import jsonable, run_algorithms
+
+    out = Path(out)
+    which, rest, identity = _identity(spec, options)
+    (out / TASKS).mkdir(parents=True, exist_ok=True)
+    mapper = mapper or LayerBlocks(client, spec=spec, per_block=spec["layers_per_block"], records=out / TASKS,
+                                   identity=identity, progress=progress)
+    answers = {number: _finished(out, number, identity) for number in which}
+    setup.row_mapper = mapper
+    try:
+        for number in which:
+            if answers[number] is None:
+                mapper.start(number)
+                results, timings = run_algorithms(setup, which=(number,), **rest)
+                answers[number] = {"results": jsonable(results), "timings": timings}
+                _save(out, number, identity, answers[number])
+            if progress:
+                print(f"Alg. {number} done on the cluster (layer blocks: {mapper.computed} computed, "
+                      f"{mapper.reused} read back)", flush=True)
+    finally:
+        setup.row_mapper = None
+    return _merged(which, answers)
+
+
+def run(*, cluster: str, spec: dict, options: dict, out, progress: bool = False, setup=None) -> tuple[dict, dict]:
+    """Connect to (or start) the cluster, run :func:`run_tasks` (or :func:`run_blocks` when
+    ``spec["layers_per_block"]`` is set and the driver's ``setup`` is given), close what was started here."""
     check_cluster(cluster)
     client, local = _client(cluster)
     try:
         if local is not None:
             spec = {**spec, "threads": max(1, (os.cpu_count() or 1) // LOCAL_WORKERS)}
+        if spec.get("layers_per_block") and setup is not None:
+            return run_blocks(client, setup=setup, spec=spec, options=options, out=out, progress=progress)
         return run_tasks(client, spec=spec, options=options, out=out, progress=progress)
     finally:
         client.close()

@@ -152,7 +152,8 @@ def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", 
 
     Every option is checked before the model loads, and the grids against the model before any forward pass.
     ``cluster`` (``"local"`` or a Dask scheduler address) runs each algorithm as a task on its workers
-    (:mod:`empirical.cluster`): the same ``results.json``, resumable after an interruption.
+    (:mod:`empirical.cluster`), or, with ``layers_per_block``, each pass over the rows as one task per block of
+    layers: the same ``results.json``, resumable after an interruption.
     ``layers_per_block`` bounds how many layers' vectors are held at once (:class:`empirical.algorithms.Setup`):
     the same numbers, one forward pass per block of layers and pass over them. ``workers`` blocks of rows run at
     once on a pool of threads (default: the cores available; on a cluster, each worker's own threads).
@@ -188,7 +189,8 @@ def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", 
             spec = {"model": model, "text": None if text is None else str(text), "windows": windows,
                     "embeddings": embeddings, "offline": offline, "tokenizer": tokenizer, "device": device,
                     "layers_per_block": layers_per_block, "workers": workers}
-            results, timings = engine.run(cluster=cluster, spec=spec, options=options, out=out, progress=progress)
+            results, timings = engine.run(cluster=cluster, spec=spec, options=options, out=out, progress=progress,
+                                           setup=setup)
     except BaseException:
         if finished:  # an hour of work is not thrown away because the last algorithm failed
             (out / "results.partial.json").write_text(json.dumps(jsonable(finished), indent=1))

@@ -91,3 +91,21 @@ def test_motivating_example_constant():
     change = sympy.sqrt(2) * (sigma(2 * u) - sigma(-u))  # L = 2, equal logits, A = (2ε, 0), B = (0, ε), u = ε/T
     assert sympy.limit(change / u, u, 0) == 3 * sympy.sqrt(2) / 4
     assert 3 * sympy.sqrt(2) / 4 > sympy.sqrt(5) / 4  # the paper's constant applied to ‖A − B‖ = √5ε
+
+
+def test_motivating_change_factored_form_is_the_difference():
+    """The factored entries of ``corollary3._motivating_change`` equal ``α(A) − α(B)`` exactly (``L = 4``, top 0,
+    runner-up 1): with ``w_j = e^{l_j/T}`` and ``v = e^{ε/T}``, both are rational in ``w`` and ``v``."""
+    w = sympy.symbols("w0:4", positive=True)
+    v = sympy.symbols("v", positive=True)
+    A = [w[0] * v**2, w[1], w[2], w[3]]  # e^{A_j/T}: A = l + 2ε e_0
+    B = [w[0], w[1] * v, w[2], w[3]]  # e^{B_j/T}: B = l + ε e_1
+    p = [x / sum(A) for x in A]
+    q = [x / sum(B) for x in B]
+    E = {k: 1 - v**-k for k in (1, 2, 3)}
+    behind = 1 - w[1] / w[0]
+    factored = [p[0] * (q[1] * E[3] + (q[2] + q[3]) * E[2]), -q[1] * (p[0] * E[3] + (p[2] + p[3]) * E[1]),
+                *(-p[0] * q[j] * E[1] * (1 + behind * (1 - E[1])) for j in (2, 3))]
+    assert all(sympy.cancel(f - (p[j] - q[j])) == 0 for j, f in enumerate(factored))
+    wrong = factored[0].subs(E[3], E[2])  # a factor mistaken: the check has teeth
+    assert sympy.cancel(wrong - (p[0] - q[0])) != 0

@@ -68,3 +68,23 @@ def test_motivating_parametrisation_states_the_pair_a_stable_sort_picks():
         instance = statement.parameters(domain.point(point), F64)
         sorted_instance = {k: v for k, v in instance.items() if k != "top_two"}
         assert statement.lhs(instance, F64) == statement.lhs(sorted_instance, F64), instance
+
+
+def test_motivating_change_factored_form_agrees_with_the_difference_in_balls():
+    """``corollary3.motivating.corrected``'s left side (``Δ`` factored so that its ball enclosure is tight relative
+    to ``ε``) against ``‖α(A) − α(B)‖₂`` computed directly, in arb balls at random logits, ``T`` and ``ε``."""
+    from theorems.engine.precision import ARB, balls
+    from theorems.statements.gradient.corollary3 import weights
+
+    statement = STATEMENTS["corollary3.motivating.corrected"]
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        l = rng.uniform(-5, 5, rng.integers(2, 7))
+        instance = balls({"logits": l, "T": float(np.exp(rng.uniform(-4, 4))), "eps": float(np.exp(rng.uniform(-6, 2)))})
+        top, runner = np.argsort(-l, kind="stable")[:2]
+        A, B = instance["logits"].copy(), instance["logits"].copy()
+        A[top], B[runner] = A[top] + 2 * instance["eps"], B[runner] + instance["eps"]
+        with ARB.precision(128):
+            direct = ARB.norm(weights(A, instance["T"], ARB) - weights(B, instance["T"], ARB))
+            factored = statement.lhs(instance, ARB)
+        assert factored.arb.overlaps(direct.arb), (l, factored, direct)

@@ -38,6 +38,8 @@ from theorems.engine.precision import Ball, Undecided, START_BITS, _bits, _root_
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
 _RADII: list[tuple] = []
+_HALF_WIDTHS: list[tuple] = []
+"""The box's exact half-widths (``_RADII`` holds them as balls ``[−r, r]``, whose radii arb rounds up to 30 bits)."""
 
 
 class Dual:
@@ -88,8 +90,13 @@ class Dual:
         if other is NotImplemented:
             return other
         quotient = self.value / other.value
-        return Dual(self.centre / other.centre, quotient,
-                    _zip(lambda a, b: (a - quotient * b) / other.value, self, other))
+        first = Dual(self.centre / other.centre, quotient,
+                     _zip(lambda a, b: (a - quotient * b) / other.value, self, other))
+        # ∇(s/b) = (∇s − (s/b)·∇b)/b holds with any enclosure of s/b on the box: the mean-value-tightened one
+        # (width O(box²) where the plain quotient's is O(box)) gives a gradient tight enough for a ratio near 1
+        tight = first.value
+        second = (_meet(g, (a - tight * b) / other.value) for g, a, b in zip(first.gradient, self.gradient, other.gradient))
+        return Dual(first.centre, tight, second)
 
     def __rtruediv__(self, other):
         other = _dual(other)
@@ -234,12 +241,25 @@ cos = _unary(flint.arb.cos, lambda x, fx: -x.sin())
 def maximum(a, b) -> Dual:
     """The sound ``max``: the certain larger one, else the hull (value: arb max; gradient: convex hull)."""
     a, b = _dual(a), _dual(b)
-    difference = (a - b).value
-    if difference >= 0:
+    lower, upper = _endpoints(a - b)
+    if lower >= 0:
         return a
-    if difference <= 0:
+    if upper <= 0:
         return b
     return Dual(a.centre.max(b.centre), a.value.max(b.value), (x.union(y) for x, y in zip(a.gradient, b.gradient)))
+
+
+def _endpoints(d: Dual):
+    """Proved bounds ``(lower, upper)`` of ``d`` on the box, the mean-value form's taken from its endpoints
+    (``d(c) ± Σ_k |∂_k d|·r_k`` with the box's exact half-widths ``r_k``, summed at the working precision) rather
+    than from balls: arb rounds a ball's radius up to 30 bits, so ``d ≤ 0`` on a box whose edge is the kink
+    ``d = 0`` (sparsemax's support changing along a bisection line) would otherwise read as undecided."""
+    lower, upper = d.value.lower(), d.value.upper()
+    if _HALF_WIDTHS and d.centre.is_finite() and all(g.is_finite() for g in d.gradient):
+        spread = sum((g.abs_upper() * r.abs_upper() for g, r in zip(d.gradient, _HALF_WIDTHS[-1])), flint.arb(0))
+        upper = upper.min((d.centre.upper() + spread).upper())
+        lower = lower.max((d.centre.lower() - spread).lower())
+    return lower, upper
 
 
 def minimum(a, b) -> Dual:
@@ -267,9 +287,36 @@ def _norm(entries) -> Dual:
     unit = flint.arb(0, 1)
     weights = [(x.value / value).intersection(unit) if value > 0 and (x.value / value).overlaps(unit) else unit
                for x in entries]
+    if value > 0 and centre > 0 and _RADII:
+        weights = _tightened_weights(entries, weights, value, centre)
     gradient = [sum((w * x.gradient[k] for w, x in zip(weights, entries)), flint.arb(0))
                 for k in range(len(entries[0].gradient))]
     return Dual(centre, value, gradient)
+
+
+def _tightened_weights(entries, weights, value, centre, *, rounds: int = 2):
+    """The unit vector ``w = x/‖x‖`` on the box (``‖x‖ > 0`` there) by its mean-value form: ``w_i(c) + Σ_k
+    ∂_k w_i·(x_k − c_k)`` with ``∂_k w_i = (∂_k x_i − w_i·Σ_j w_j ∂_k x_j)/‖x‖`` enclosed with the current ``w``,
+    met with it (both contain every ``w(x)``). Where ``x``'s direction is fixed on the box (sparsemax's
+    ``p(x) − p(y) = x − y`` along a direction) the plain ``x_i/‖x‖`` is ``O(box)`` wide and this is ``O(box²)``."""
+    n = len(entries[0].gradient)
+    for _ in range(rounds):
+        pulled = [sum((w * x.gradient[k] for w, x in zip(weights, entries)), flint.arb(0)) for k in range(n)]
+        tighter = []
+        for w, x in zip(weights, entries):
+            slopes = ((x.gradient[k] - w * pulled[k]) / value for k in range(n))
+            mean_value = x.centre / centre + sum((g * r for g, r in zip(slopes, _RADII[-1])), flint.arb(0))
+            tighter.append(_meet(w, mean_value))
+        weights = tighter
+    return weights
+
+
+def _meet(a, b):
+    """The intersection of two enclosures of one quantity (either when the other is not finite or they are
+    disjoint, which would be a bug: keep the first)."""
+    if not b.is_finite() or not a.overlaps(b):
+        return a
+    return b if not a.is_finite() else a.intersection(b)
 
 
 def dual_max(values, axis=None):
@@ -344,12 +391,14 @@ def on_box(intervals):
     coordinate :class:`Dual` per interval (value ``centre ± radius``, gradient the unit vector)."""
     radii = tuple(flint.arb(0, r.upper()) if not r.is_zero() else flint.arb(0) for _, r in intervals)
     _RADII.append(radii)
+    _HALF_WIDTHS.append(tuple(r for _, r in intervals))
     try:
         n = len(intervals)
         yield tuple(Dual(c, c + radii[k], (flint.arb(int(j == k)) for j in range(n)))
                     for k, (c, _) in enumerate(intervals))
     finally:
         _RADII.pop()
+        _HALF_WIDTHS.pop()
 
 
 def as_dual(value: Any) -> Dual:

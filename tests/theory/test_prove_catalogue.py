@@ -56,6 +56,16 @@ def test_bounds_are_proved_at_three_logits(statement_id, slack):
     assert prove(_tightened(statement), domain, slack=slack, max_seconds=120).status == "refuted"
 
 
+def test_finite_difference_bound_is_proved_at_three_logits():
+    """Along ``v = e₁ − e₂``, where the supremum is reached (in another direction the bound is loose: its 2 %
+    mutant is proved there too, so a mutant test would say nothing)."""
+    statement = STATEMENTS["corollary3.finite-difference.corrected"]
+    domain = {**statement.prove, "logits": [(-5.0, 5.0), (-5.0, 5.0), (0.0, 0.0)], "v": np.array([1.0, -1.0, 0.0])}
+    proof = prove(statement, domain, max_seconds=120)
+    assert proof.status == "proved", proof.describe()
+    assert prove(_tightened(statement), domain, max_seconds=120).status == "refuted"
+
+
 def test_motivating_parametrisation_states_the_pair_a_stable_sort_picks():
     """The proof of ``corollary3.motivating.corrected`` takes the top two from its parametrisation (a sort of balls
     touching at a box's edge is undecided): at every point, with ties included, they are the float64 argsort's."""

@@ -32,6 +32,21 @@ def tiny_gpt2(tiny_gpt2_dir):
 
 
 @pytest.fixture(scope="session")
+def run_every_algorithm():
+    """``run(setup)``: Algorithms 1-5 at small grids on a tiny model, results keyed ``"1"`` to ``"5"``; tests that
+    compare two ways of running them (streamed, on threads) compare these."""
+    from empirical import algorithms
+
+    def run(setup) -> dict:
+        return {"1": algorithms.distance_vs_length(setup, lengths=(16, 24), n=3),
+                "2": algorithms.distance_vs_n(setup, length=24, ns=(1, 3, 8)),
+                "3": algorithms.critical_n(setup, lengths=(24,)),
+                "4": algorithms.separability(setup, length=24, ns=(1, 4)),
+                "5": algorithms.sensitivity(setup, length=24, temperatures=(0.1, 1.0), epsilons=(1e-3, 1.0))}
+    return run
+
+
+@pytest.fixture(scope="session")
 def minilm():
     from empirical.heads.loading import load_model
 

@@ -2,7 +2,6 @@
 
 import json
 
-import numpy as np
 import pytest
 import torch
 
@@ -46,19 +45,11 @@ def test_the_stream_holds_one_block_and_extracts_each_block_once_per_pass(tiny_g
     assert stream.attention_error <= 1e-5
 
 
-def _run_all(setup):
-    return {"1": algorithms.distance_vs_length(setup, lengths=(16, 24), n=3),
-            "2": algorithms.distance_vs_n(setup, length=24, ns=(1, 3, 8)),
-            "3": algorithms.critical_n(setup, lengths=(24,)),
-            "4": algorithms.separability(setup, length=24, ns=(1, 4)),
-            "5": algorithms.sensitivity(setup, length=24, temperatures=(0.1, 1.0), epsilons=(1e-3, 1.0))}
-
-
-def test_every_algorithm_gives_the_same_results_streamed_one_layer_at_a_time(tiny_gpt2):
+def test_every_algorithm_gives_the_same_results_streamed_one_layer_at_a_time(tiny_gpt2, run_every_algorithm):
     whole = Setup(tiny_gpt2, text=None, windows=2, progress=False)
     streamed = Setup(tiny_gpt2, text=None, windows=2, progress=False, layers_per_block=1)
     assert isinstance(streamed.heads(24), HeadStream) and not isinstance(whole.heads(24), HeadStream)
-    expected, got = _run_all(whole), _run_all(streamed)
+    expected, got = run_every_algorithm(whole), run_every_algorithm(streamed)
     for number in expected:  # the same operations on the same tensors: the same bits
         assert json.dumps(got[number], sort_keys=True, default=str) == \
             json.dumps(expected[number], sort_keys=True, default=str), number

@@ -6,7 +6,6 @@ import threading
 import numpy as np
 import pytest
 
-from empirical import algorithms
 from empirical.algorithms import Setup
 from empirical.heads.rows import check_workers, default_workers, map_rows
 from theorems.errors import InvalidArgument
@@ -17,18 +16,10 @@ SMALL_BLOCKS = 2_000
 """A budget of array entries that cuts each (window, layer) of the tiny model into blocks of a few rows."""
 
 
-def _run_all(setup):
-    return {"1": algorithms.distance_vs_length(setup, lengths=(16, 24), n=3),
-            "2": algorithms.distance_vs_n(setup, length=24, ns=(1, 3, 8)),
-            "3": algorithms.critical_n(setup, lengths=(24,)),
-            "4": algorithms.separability(setup, length=24, ns=(1, 4)),
-            "5": algorithms.sensitivity(setup, length=24, temperatures=(0.1, 1.0), epsilons=(1e-3, 1.0))}
-
-
-def test_every_algorithm_gives_the_same_bits_on_one_and_on_two_workers(tiny_gpt2):
+def test_every_algorithm_gives_the_same_bits_on_one_and_on_two_workers(tiny_gpt2, run_every_algorithm):
     serial = Setup(tiny_gpt2, text=None, windows=2, progress=False, budget=SMALL_BLOCKS, workers=1)
     pooled = Setup(tiny_gpt2, text=None, windows=2, progress=False, budget=SMALL_BLOCKS, workers=2)
-    expected, got = _run_all(serial), _run_all(pooled)
+    expected, got = run_every_algorithm(serial), run_every_algorithm(pooled)
     for number in expected:  # the same operations on the same blocks, merged in order
         assert json.dumps(got[number], sort_keys=True, default=str) == \
             json.dumps(expected[number], sort_keys=True, default=str), number

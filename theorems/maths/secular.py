@@ -104,6 +104,9 @@ def newton(alpha: np.ndarray, *, top_two: tuple[np.ndarray, np.ndarray] | None =
         near = (step >= low) & (step <= high) & (np.abs(step - lam) <= TOLERANCE * lam)
         done = near | (high - low <= TOLERANCE * high) | (f == 0)
         out[active[done]] = np.where(f[done] == 0, lam[done], np.clip(np.where(inside, step, lam), low, high)[done])
+        if not done.any():  # the early steps: no row finished, so the working set (a copy of its rows) stays
+            lam = new
+            continue
         keep = ~done
         active, lam, low, high, rows, a1, a2 = (v[keep] for v in (active, new, low, high, rows, a1, a2))
     out[active] = lam  # not reached in practice: MAX_STEPS exceeds the bisection's 64 halvings

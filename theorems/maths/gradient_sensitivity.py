@@ -104,7 +104,8 @@ def _norms_at(alpha: np.ndarray, temperature: float) -> dict[str, np.ndarray]:
     rows *= rows
     frobenius = largest_row * np.sqrt(np.sum(rows, axis=-1))
     return {
-        "spectral": secular.newton(alpha) / temperature,  # the fast solver; largest_eigenvalue is its reference
+        # the fast solver (largest_eigenvalue is its reference), given the two largest weights found above
+        "spectral": secular.newton(alpha, top_two=(top[..., 0], second[..., 0])) / temperature,
         "frobenius": frobenius / temperature,
         "row": largest_row / temperature,
         "entry": entry / temperature,

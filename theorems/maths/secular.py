@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from theorems.errors import InvalidArgument
+
 BISECTION_STEPS = 64
 """Geometric bisection steps of :func:`bisection`: relative accuracy ``ln(a_1/a_2)·2^-64``
 (below 1e-16 unless ``a_2/a_1 < 1e-300``), checked against mpmath in the tests."""
@@ -53,15 +55,26 @@ def bisection(alpha: np.ndarray) -> np.ndarray:
     return np.where(zero, 0.0, np.clip(np.sqrt(low) * np.sqrt(high), low, high)[..., 0])
 
 
-def newton(alpha: np.ndarray) -> np.ndarray:
-    """``λ_max(diag α − ααᵀ)`` for weights ``α [..., L]`` summing to one (zeros allowed): ``[...]``."""
+def newton(alpha: np.ndarray, *, top_two: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """``λ_max(diag α − ααᵀ)`` for weights ``α [..., L]`` summing to one (zeros allowed): ``[...]``.
+
+    ``top_two = (a_1, a_2)``, each ``[...]``, are the two largest weights when the caller already has them
+    (``a_2`` the largest after one ``a_1`` is removed); they are found by a partition otherwise.
+
+    >>> a = np.array([[0.7, 0.2, 0.1]])
+    >>> bool(newton(a, top_two=(np.array([0.7]), np.array([0.2])))[0] == newton(a)[0])
+    True
+    """
     alpha = np.asarray(alpha, dtype=float)
     batch = alpha.shape[:-1]
     if alpha.shape[-1] < 2:
         return np.zeros(batch)
     flat = alpha.reshape(-1, alpha.shape[-1])  # [R, L]
-    top = -np.partition(-flat, 1, axis=-1)[:, :2]  # [R, 2]
-    high, low = top[:, 0].copy(), top[:, 1].copy()
+    if top_two is None:
+        top = -np.partition(-flat, 1, axis=-1)[:, :2]  # [R, 2]
+        high, low = top[:, 0].copy(), top[:, 1].copy()
+    else:
+        high, low = (_given(value, batch=batch, name=name) for value, name in zip(top_two, ("a_1", "a_2")))
     out = np.where(low == 0, 0.0, low)  # a_2 = 0: λ = 0; a_1 = a_2: λ = a_2 exactly
     tiny = (low > 0) & (low < TINY) & (low < high)
     if tiny.any():  # near-subnormal a_2: Newton's products lose the digits; the reference's bisection keeps them
@@ -91,7 +104,18 @@ def newton(alpha: np.ndarray) -> np.ndarray:
         near = (step >= low) & (step <= high) & (np.abs(step - lam) <= TOLERANCE * lam)
         done = near | (high - low <= TOLERANCE * high) | (f == 0)
         out[active[done]] = np.where(f[done] == 0, lam[done], np.clip(np.where(inside, step, lam), low, high)[done])
+        if not done.any():  # the early steps: no row finished, so the working set (a copy of its rows) stays
+            lam = new
+            continue
         keep = ~done
         active, lam, low, high, rows, a1, a2 = (v[keep] for v in (active, new, low, high, rows, a1, a2))
     out[active] = lam  # not reached in practice: MAX_STEPS exceeds the bisection's 64 halvings
     return out.reshape(batch)
+
+
+def _given(value, *, batch: tuple, name: str) -> np.ndarray:
+    """One of :func:`newton`'s ``top_two``, flattened to ``[R]`` (a copy: the solver writes its bracket)."""
+    array = np.asarray(value, dtype=float)
+    if array.shape != batch:
+        raise InvalidArgument(f"top_two's {name} must have the weights' leading shape {batch}, got {array.shape}")
+    return array.reshape(-1).copy()

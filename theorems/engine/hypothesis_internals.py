@@ -10,7 +10,9 @@ The engine needs four things Hypothesis has no public switch for:
   test cases (:func:`bounded_target_phase`);
 - ``hypothesis.control.current_build_context`` / ``BuildContext`` and the ``nodes`` of the current
   ``ConjectureData``: the choices of the example under test, for the optimiser (:func:`record`);
-- ``ConjectureData.for_choices``: those choices replayed through a strategy (:func:`replay`).
+- ``ConjectureData.for_choices`` and ``choice.ChoiceTemplate``: those choices replayed through a strategy
+  (:func:`replay`), optionally followed by as many of the simplest choices as the strategy asks for, so that
+  the optimiser can lengthen an instance (:func:`replay_recorded` reports what the replay consumed).
 
 :func:`missing` lists what this Hypothesis lacks (``tests/unit/test_hypothesis_contract.py`` fails on any);
 at run time a hook that cannot be installed emits a :class:`HypothesisInternalsWarning` naming it, once per
@@ -33,6 +35,7 @@ PROVIDERS = "hypothesis.internal.conjecture.providers"
 ENGINE = "hypothesis.internal.conjecture.engine"
 DATA = "hypothesis.internal.conjecture.data"
 CONTROL = "hypothesis.control"
+CHOICE = "hypothesis.internal.conjecture.choice"
 
 CONTRACT = {
     "local constants": ((PROVIDERS, "_get_local_constants"), (PROVIDERS, "_local_constants"),
@@ -41,7 +44,7 @@ CONTRACT = {
                              (ENGINE, "ExitReason.max_iterations")),
     "choice recording": ((CONTROL, "current_build_context"), (CONTROL, "BuildContext"),
                          (DATA, "ConjectureData.nodes")),
-    "choice replay": ((DATA, "ConjectureData.for_choices"),),
+    "choice replay": ((DATA, "ConjectureData.for_choices"), (CHOICE, "ChoiceTemplate")),
 }
 """What each hook needs: ``(module, dotted attribute)`` pairs."""
 
@@ -164,12 +167,26 @@ def record() -> tuple | None:
 
 def replay(strategy, choices: tuple) -> Any | None:
     """The instance ``strategy`` draws from ``choices``, or ``None`` when it rejects them."""
+    replayed = replay_recorded(strategy, choices)
+    return None if replayed is None else replayed[0]
+
+
+def replay_recorded(strategy, choices: tuple, *, grow: bool = False) -> tuple[Any, tuple, tuple] | None:
+    """``(instance, choices, constraints)``: what ``strategy`` draws from ``choices`` and the choices it consumed
+    (with their constraints, as :func:`record` gives them), or ``None`` when it rejects them. With ``grow``, a
+    strategy that asks for more choices than given gets the simplest ones (a longer list, a larger array),
+    instead of rejecting the replay; a choice that no longer fits its constraints becomes the simplest one
+    (Hypothesis's own rule for a misaligned choice)."""
     control, data_module = importlib.import_module(CONTROL), importlib.import_module(DATA)
     try:
+        if grow:
+            choices = (*choices, importlib.import_module(CHOICE).ChoiceTemplate("simplest", count=None))
         data = data_module.ConjectureData.for_choices(choices)
         with control.BuildContext(data, is_final=False, wrapped_test=replay):  # some strategies need a build context
-            return data.draw(strategy)
+            instance = data.draw(strategy)
+        nodes = tuple(data.nodes)
     except BaseException as error:  # noqa: BLE001 - StopTest, UnsatisfiedAssumption, InvalidArgument ...
         if isinstance(error, (KeyboardInterrupt, SystemExit, MemoryError)):
             raise
         return None
+    return instance, tuple(n.value for n in nodes), tuple((n.type, dict(n.constraints)) for n in nodes)

@@ -16,9 +16,8 @@ from hypothesis import seed as hypothesis_seed
 
 from theorems.engine import hypothesis_internals as internals
 from theorems.engine.search import shrink
-from theorems.engine.search.confirm import confirmed
 from theorems.engine.search.limits import TARGET_CALLS_PER_EXAMPLE
-from theorems.engine.search.optimise import remember
+from theorems.engine.search.optimise import confirm_or_discount, remember
 from theorems.engine.search.report import Counterexample
 from theorems.engine.search.state import Search
 from theorems.engine.search.target import aim, float_outcome
@@ -91,12 +90,13 @@ def examine(search: Search, instance: Instance) -> None:
 def _evaluate(search: Search, instance: Instance, key: str) -> Counterexample | IllDefined | None:
     shrink.count(search)
     outcome = float_outcome(search.statement, instance)
-    aim(outcome)
     search.meet(instance, outcome)
-    if search.use_optimiser and search.first is None and np.isfinite(outcome.score):
+    found = None
+    if outcome.suspicious:  # certified first, so that a float artefact steers neither target() nor the optimiser
+        found, outcome = confirm_or_discount(search, instance, outcome)
+    aim(outcome)
+    if search.use_optimiser and search.first is None and found is None and np.isfinite(outcome.score):
         remember(search.starts, outcome.score)
-    found = confirmed(search, instance) if outcome.suspicious else None
-    search.artefacts += outcome.suspicious and found is None
     if found is not None:
         shrink.keep(search, key, found)
     return found

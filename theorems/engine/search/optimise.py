@@ -16,7 +16,7 @@ from theorems.engine import optimiser
 from theorems.engine.search.confirm import confirmed
 from theorems.engine.search.report import Counterexample
 from theorems.engine.search.state import Search
-from theorems.engine.search.target import float_outcome
+from theorems.engine.search.target import Outcome, float_outcome, rounding
 from theorems.engine.statement import Instance, Statement
 from theorems.errors import IllDefined
 
@@ -27,18 +27,18 @@ def status(statement: Statement, *, optimise: bool) -> str:
         "unavailable (this Hypothesis lacks the choice-sequence API)" if not optimiser.available() else "")
 
 
-def remember(starts: list[optimiser.Start], ratio: float) -> None:
-    """Keep the ``optimiser.STARTS`` instances with the largest ratio ``lhs/rhs`` (``rhs/lhs`` for ``>=``;
-    above 1 is a violation), with their choices. The ratio, not the relative margin, so that instances
-    where both sides vanish (margin 0) do not crowd out those near the supremum."""
-    if len(starts) >= optimiser.STARTS and ratio <= min(s.score for s in starts):
+def remember(starts: list[optimiser.Start], score: float) -> None:
+    """Offer the instance being tested to the optimiser's pool of starts (:func:`optimiser.keep`: distinct
+    instances, a few per discrete structure, best score first), with its choices. The score is the ratio
+    ``lhs/rhs`` (``rhs/lhs`` for ``>=``; above 1 is a violation) past equality cases, not the relative margin,
+    so that instances where both sides vanish (margin 0) do not crowd out those near the supremum; an
+    instance met with equality everywhere (score ``nan``) is never offered. An instance that cannot enter
+    the pool is not even recorded (its choices are not read back from Hypothesis)."""
+    if not optimiser.admits(starts, score):
         return
     recorded = optimiser.record()
-    if recorded is None:
-        return
-    starts.append(optimiser.Start(ratio, *recorded))
-    starts.sort(key=lambda s: -s.score)
-    del starts[optimiser.STARTS:]
+    if recorded is not None:
+        optimiser.keep(starts, optimiser.Start(score, *recorded))
 
 
 def push(search: Search) -> tuple[Counterexample | IllDefined | None, str]:
@@ -53,18 +53,32 @@ def push(search: Search) -> tuple[Counterexample | IllDefined | None, str]:
     if isinstance(payload, Counterexample):
         search.mark_first()
         payload = dataclasses.replace(payload, method=payload.method + "; found by the optimiser (not shrunk)")
-    return payload, f"Nelder–Mead over Hypothesis's float choices, {spent} proposals"
+    return payload, f"Nelder–Mead over Hypothesis's float choices after a push to their edges, {spent} proposals"
 
 
 def _score(search: Search, instance: Instance, found: list) -> float:
-    """The optimiser's objective at one proposal; a suspicious proposal is certified (until one is found)."""
+    """The optimiser's objective at one proposal; a suspicious proposal is certified (until one is found), and
+    one that balls show to be rounding scores as the worst: its float64 ratio is noise (both sides near 0, or
+    cancelling), and climbing it would spend the budget on certifications of noise."""
     search.examples += 1
     outcome = float_outcome(search.statement, instance)
     search.meet(instance, outcome)
     if outcome.suspicious and not found:
-        certified = confirmed(search, instance)
+        certified, outcome = confirm_or_discount(search, instance, outcome)
         if certified is not None:
             found.append(certified)
-        else:
-            search.artefacts += 1
     return outcome.score if np.isfinite(outcome.score) else (np.inf if outcome.suspicious else -np.inf)
+
+
+def confirm_or_discount(search: Search, instance: Instance,
+                        outcome: Outcome) -> tuple[Counterexample | IllDefined | None, Outcome]:
+    """Certify a suspicious instance: what it found, and the outcome the search steers by. A float64
+    violation that balls show to be rounding (a float artefact, or rounding-level residue) is counted and
+    steers nothing: :func:`~theorems.engine.search.target.rounding`. A candidate (far above rounding,
+    undecided) keeps its float64 outcome: it is real evidence."""
+    candidates = search.candidate_count
+    found = confirmed(search, instance)
+    if found is not None:
+        return found, outcome
+    search.artefacts += 1
+    return None, (outcome if search.candidate_count > candidates else rounding(outcome))

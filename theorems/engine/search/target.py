@@ -35,9 +35,11 @@ class Outcome(NamedTuple):
 def float_outcome(statement: Statement, instance: Instance) -> Outcome:
     """``(relative margin, suspicious, ratio, lhs, rhs, score)`` in float64: whether the float result calls for
     certification, the tightness ratio at the element where it is largest (``nan`` when undefined), and the
-    search's score: the largest ratio among the elements that are not met with equality (the ratio when all
-    are). An element bounded by itself (ratio exactly 1 on a plateau) would otherwise hide the others from
-    ``target()`` and the optimiser."""
+    search's score: the largest ratio among the elements that are not met with equality, ``nan`` when every
+    element is (an equality case: a zero query, a one-hot output, equal logits). An element bounded by
+    itself (ratio exactly 1 on a plateau) would otherwise hide the others from ``target()`` and the
+    optimiser, and an instance where both sides are equal by structure would outrank every instance that
+    carries information (its ratio is exactly 1, a supremum's): the score does not reward an exact tie."""
     with np.errstate(all="ignore"):
         try:
             lhs, rhs = (np.atleast_1d(np.asarray(sides.evaluate(statement, side, instance, F64, timed=True), dtype=float))
@@ -60,7 +62,7 @@ def float_outcome(statement: Statement, instance: Instance) -> Outcome:
 def _ratio_and_score(statement: Statement, lhs: np.ndarray, rhs: np.ndarray) -> tuple[tuple, float]:
     """``((ratio, lhs, rhs), score)``: the largest ratio ``lhs/rhs`` (``rhs/lhs`` for ``>=``) over the elements
     with both sides finite and the bounding one positive, with both sides there (``nan`` when there is none),
-    and the largest ratio among the elements not met with equality (the ratio when all are)."""
+    and the largest ratio among the elements not met with equality (``nan`` when all are)."""
     top, bottom = (lhs, rhs) if statement.relation == "<=" else (rhs, lhs)
     with np.errstate(all="ignore"):
         usable = np.isfinite(top) & np.isfinite(bottom) & (bottom > 0)
@@ -68,8 +70,15 @@ def _ratio_and_score(statement: Statement, lhs: np.ndarray, rhs: np.ndarray) -> 
     at = int(np.argmax(ratios))
     ratio = (float(ratios.flat[at]), float(lhs.flat[at]), float(rhs.flat[at])) if usable.flat[at] else (np.nan,) * 3
     unequal = usable & (top != bottom)
-    score = float(np.max(ratios[unequal])) if np.any(unequal) else ratio[0]
+    score = float(np.max(ratios[unequal])) if np.any(unequal) else np.nan
     return ratio, score
+
+
+def rounding(outcome: Outcome) -> Outcome:
+    """The outcome of an instance whose float64 violation balls showed to be rounding: met with equality
+    (relative margin 0), and no score: its float64 ratio is noise, which neither ``target()`` nor the
+    optimiser should climb."""
+    return outcome._replace(relative=min(outcome.relative, 0.0), score=np.nan)
 
 
 def aim(outcome: Outcome) -> None:

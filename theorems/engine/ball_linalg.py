@@ -122,19 +122,39 @@ def _nonnegative_root(total):
     return total.nonnegative_part().sqrt()  # a sum of squares is >= 0 exactly, whatever rounding reached
 
 
+def _two_norm(values: list, ord=2):
+    return _nonnegative_root(sum((x * x for x in values), flint.arb(0)))
+
+
+def _one_norm(values: list, ord=1):
+    return sum((abs(x) for x in values), flint.arb(0))
+
+
+def _largest_magnitude(values: list, ord=np.inf):
+    return functools.reduce(flint.arb.max, (abs(x) for x in values))
+
+
+def _smallest_magnitude(values: list, ord=-np.inf):
+    return functools.reduce(flint.arb.min, (abs(x) for x in values))
+
+
+def _p_norm(values: list, ord):
+    p = flint.arb(ord)
+    return sum((abs(x) ** p for x in values), flint.arb(0)) ** (1 / p)
+
+
+VECTOR_NORMS = {None: _two_norm, 2: _two_norm, 1: _one_norm, np.inf: _largest_magnitude,
+                -np.inf: _smallest_magnitude, "p": _p_norm}
+"""The ball form of ``np.linalg.norm(vector, ord)`` by ``ord``; ``"p"`` serves every other real ``ord > 0``."""
+
+
 def _vector_norm(values: list, ord):
-    if ord is None or ord == 2:
-        return _nonnegative_root(sum((x * x for x in values), flint.arb(0)))
-    if ord == np.inf:
-        return functools.reduce(flint.arb.max, (abs(x) for x in values))
-    if ord == -np.inf:
-        return functools.reduce(flint.arb.min, (abs(x) for x in values))
-    if ord == 1:
-        return sum((abs(x) for x in values), flint.arb(0))
-    if isinstance(ord, (int, float, np.integer, np.floating)) and ord > 0:
-        p = flint.arb(ord)
-        return sum((abs(x) ** p for x in values), flint.arb(0)) ** (1 / p)
-    raise NoBallForm(f"np.linalg.norm(ord={ord!r}) of a vector", _DOC)
+    form = VECTOR_NORMS.get(ord) if isinstance(ord, (type(None), int, float, np.integer, np.floating)) else None
+    if form is None and isinstance(ord, (int, float, np.integer, np.floating)) and 0 < ord < np.inf:
+        form = VECTOR_NORMS["p"]
+    if form is None:
+        raise NoBallForm(f"np.linalg.norm(ord={ord!r}) of a vector", _DOC)
+    return form(values, ord)
 
 
 def _spectral(matrix: "flint.arb_mat"):
@@ -146,19 +166,32 @@ def _spectral(matrix: "flint.arb_mat"):
     return _nonnegative_root(largest)
 
 
-def _matrix_norm(matrix: "flint.arb_mat", ord):
+def _frobenius(matrix: "flint.arb_mat"):
+    return _two_norm([x for row in matrix.tolist() for x in row])
+
+
+def _column_sums(matrix: "flint.arb_mat") -> list:
     rows = matrix.tolist()
-    if ord is None or ord == "fro":
-        return _vector_norm([x for row in rows for x in row], 2)
-    if ord in (1, -1):
-        sums = [sum((abs(row[j]) for row in rows), flint.arb(0)) for j in range(matrix.ncols())]
-        return functools.reduce(flint.arb.max if ord == 1 else flint.arb.min, sums)
-    if ord in (np.inf, -np.inf):
-        sums = [sum((abs(x) for x in row), flint.arb(0)) for row in rows]
-        return functools.reduce(flint.arb.max if ord == np.inf else flint.arb.min, sums)
-    if ord == 2:
-        return _spectral(matrix)
-    raise NoBallForm(f"np.linalg.norm(ord={ord!r}) of a matrix", _DOC)
+    return [sum((abs(row[j]) for row in rows), flint.arb(0)) for j in range(matrix.ncols())]
+
+
+def _row_sums(matrix: "flint.arb_mat") -> list:
+    return [sum((abs(x) for x in row), flint.arb(0)) for row in matrix.tolist()]
+
+
+MATRIX_NORMS = {None: _frobenius, "fro": _frobenius, 2: _spectral,
+                1: lambda m: functools.reduce(flint.arb.max, _column_sums(m)),
+                -1: lambda m: functools.reduce(flint.arb.min, _column_sums(m)),
+                np.inf: lambda m: functools.reduce(flint.arb.max, _row_sums(m)),
+                -np.inf: lambda m: functools.reduce(flint.arb.min, _row_sums(m))}
+"""The ball form of ``np.linalg.norm(matrix, ord)`` by ``ord`` (numpy's other orders, ``'nuc'`` and ``-2``, have none)."""
+
+
+def _matrix_norm(matrix: "flint.arb_mat", ord):
+    form = MATRIX_NORMS.get(ord) if isinstance(ord, (type(None), str, int, float, np.integer, np.floating)) else None
+    if form is None:
+        raise NoBallForm(f"np.linalg.norm(ord={ord!r}) of a matrix", _DOC)
+    return form(matrix)
 
 
 def norm(x, ord=None, axis=None, keepdims=False):

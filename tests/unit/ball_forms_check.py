@@ -26,6 +26,7 @@ rounded is within 1/2.
 from __future__ import annotations
 
 import math
+import warnings
 
 import flint
 import mpmath
@@ -134,13 +135,17 @@ def float_kind(value) -> str:
         return "raised"
     if isinstance(value, (bool, np.bool_)):
         return "bool"
+    if isinstance(value, (complex, np.complexfloating)):  # np.linalg.eigvals: real where the imaginary part is 0
+        value = value.real if value.imag == 0 else math.nan
     value = float(value)
     return "nan" if value != value else "+inf" if value == math.inf else "-inf" if value == -math.inf else "finite"
 
 
 def evaluate(function, *args):
-    """``function(*args)``, or the error it raised (returned, to be judged by :func:`check`)."""
-    with np.errstate(all="ignore"):
+    """``function(*args)``, or the error it raised (returned, to be judged by :func:`check`); numpy's warnings
+    about what it computes (overflow, an empty mean) are the values judged, not news."""
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
         try:
             return function(*args)
         except Exception as error:  # noqa: BLE001 - what it raised is judged by check()
@@ -169,7 +174,7 @@ def on_balls(function, *args):
     return merged
 
 
-def check(f, ball, r, *, what: str, error: float = 0.0, scale: float = 0.0, ulps: float = ULPS) -> None:
+def check(f, ball, r, *, what: str, error: float = 0.0, scale=0.0, ulps: float = ULPS) -> None:
     """Assert the contract above for one value; ``what`` names the form and the input in the message;
     ``scale``: the size of the quantities the reference is computed from (its absolute accuracy)."""
     if isinstance(ball, (int, float, np.integer, np.floating)) and not isinstance(ball, (bool, np.bool_)):
@@ -195,7 +200,8 @@ def check(f, ball, r, *, what: str, error: float = 0.0, scale: float = 0.0, ulps
     assert r is not None and mpmath.isfinite(r), message + " (a finite ball where the function has no finite value)"
     _contains(ball, r, message, scale)
     if f_kind == "finite":
-        _near(ball, float(f), message, error + ulps * float(np.spacing(abs(float(f)))))
+        f = f.real if isinstance(f, (complex, np.complexfloating)) else f
+        _near(ball, float(f), message, error + ulps * _ulp(float(f)))
 
 
 def _contains(ball, r, message: str, scale: float) -> None:
@@ -204,6 +210,13 @@ def _contains(ball, r, message: str, scale: float) -> None:
         mid, rad = _to_mp(arb.mid()), _to_mp(flint.arb(arb.rad()))
         slack = (abs(r) + mpmath.mpf(scale)) * mpmath.mpf(2) ** (40 - BITS)
         assert mid - rad - slack <= r <= mid + rad + slack, message + " (the ball misses the exact value)"
+
+
+def _ulp(f: float) -> float:
+    """One unit in the last place of ``f`` (of the largest double too, where numpy's spacing says inf)."""
+    with np.errstate(over="ignore"):
+        spacing = np.spacing(abs(f))
+    return float(spacing if np.isfinite(spacing) else np.spacing(np.nextafter(abs(f), 0)))
 
 
 def _near(ball, f: float, message: str, tolerance: float) -> None:

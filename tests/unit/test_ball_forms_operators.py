@@ -62,6 +62,7 @@ def _as_ball(b):
 
 
 @pytest.mark.parametrize("name", sorted(OPERATORS))
+@pytest.mark.slow  # Hypothesis over every form; the quick run keeps the edge sweeps and the regressions
 @examples()
 @given(a=reals((0.1, 0.3, 64.0, 65.0)), b=reals((0.1, 0.3, 0.5, 64.0, 65.0, 100.0)),
        plain=st.sampled_from([_as_float, _as_int, _as_ball]), tie=st.booleans())
@@ -94,6 +95,7 @@ def _exact_product(a, b):
 
 
 @pytest.mark.parametrize("name", sorted(MATMUL))
+@pytest.mark.slow  # Hypothesis over every form; the quick run keeps the edge sweeps and the regressions
 @examples()
 @given(pair=_products())
 def test_matmul(name, pair):

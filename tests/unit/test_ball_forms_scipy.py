@@ -26,6 +26,7 @@ EDGES = (0.0, -0.0, 1.0, -1.0, 0.5, 0.2, 0.8, 2.0, 5e-324, 1e-300, 1e300, -1e-30
 
 
 @pytest.mark.parametrize("name", sorted(UFUNCS))
+@pytest.mark.slow  # Hypothesis over every form; the quick run keeps the edge sweeps and the regressions
 @examples()
 @given(data=st.data())
 def test_ufuncs_on_generated_inputs(name, data):
@@ -117,6 +118,7 @@ def _check_function(name, array, axis, keepdims, weights):
 
 
 @pytest.mark.parametrize("name", sorted(FUNCTIONS))
+@pytest.mark.slow  # Hypothesis over every form; the quick run keeps the edge sweeps and the regressions
 @examples()
 @given(call=_calls())
 def test_functions_on_generated_arrays(name, call):

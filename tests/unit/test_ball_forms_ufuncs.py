@@ -27,6 +27,7 @@ def _check(name, arrays):
 
 
 @pytest.mark.parametrize("name", sorted(FORMS))
+@pytest.mark.slow  # Hypothesis over every form; the quick run keeps the edge sweeps and the regressions
 @examples()
 @given(data=st.data())
 def test_generated_inputs(name, data):

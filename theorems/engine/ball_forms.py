@@ -157,10 +157,10 @@ def _linalg() -> list[Form]:
                   ball_linalg.FUNCTIONS, original)
              for original in ball_linalg.FUNCTIONS if original.__name__ != "norm"]
     norm = next(original for original in ball_linalg.FUNCTIONS if original.__name__ == "norm")
-    for shape, table in (("vector", ball_linalg.VECTOR_NORMS), ("matrix", ball_linalg.MATRIX_NORMS)):
-        for ord in table:
-            original = norm if ord == "p" else functools.partial(norm, ord=ord)  # "p": the test passes ord=p
-            on_balls = np.linalg.norm if ord == "p" else functools.partial(np.linalg.norm, ord=ord)
+    for shape, table, axis in (("vector", ball_linalg.VECTOR_NORMS, -1), ("matrix", ball_linalg.MATRIX_NORMS, (-2, -1))):
+        for ord in table:  # over the last axis (two), so that the entry of its table is the one reached
+            fixed = {"axis": axis} if ord == "p" else {"axis": axis, "ord": ord}  # "p": the caller passes ord=p
+            original, on_balls = functools.partial(norm, **fixed), functools.partial(np.linalg.norm, **fixed)
             found.append(Form(f"np.linalg.norm({shape}, ord={ord if isinstance(ord, str) else repr(ord)})", "linalg",
                               original, on_balls, table, ord))
     return found

@@ -91,7 +91,21 @@ def eigvals(a):
         if any(other.overlaps(value.conjugate()) for j, other in enumerate(values) if j != k):
             raise NoBallForm("np.linalg.eigvals of a matrix whose eigenvalues are not certified real",
                              "repeated or complex eigenvalues; for a symmetric matrix use np.linalg.eigvalsh")
-    return _balls([v.real for v in values])
+    return _balls([values[k].real for k in _numpys_order(values, matrix)])
+
+
+def _numpys_order(enclosures: list, matrix: "flint.arb_mat") -> list[int]:
+    """The enclosures' indices in the order numpy's ``eigvals`` lists the eigenvalues of the matrix's midpoints
+    (LAPACK's order, not a sorted one, so that ``eigvals(a)[k]`` means on balls what it means in float64): each of
+    numpy's eigenvalues takes the nearest enclosure; :class:`NoBallForm` where that is not one-to-one."""
+    midpoints = np.array([[float(x.mid()) for x in row] for row in matrix.tolist()])
+    centres = [complex(float(v.real.mid()), float(v.imag.mid())) for v in enclosures]
+    order = [min(range(len(centres)), key=lambda k: abs(centres[k] - w))
+             for w in _numpys(np.linalg.eigvals)(midpoints)]
+    if sorted(order) != list(range(len(centres))):
+        raise NoBallForm("np.linalg.eigvals: numpy's order of the eigenvalues could not be matched to their "
+                         "enclosures", "eigenvalues too close for float64 to tell apart")
+    return order
 
 
 def det(a):
@@ -197,6 +211,7 @@ def _matrix_norm(matrix: "flint.arb_mat", ord):
 def norm(x, ord=None, axis=None, keepdims=False):
     """``np.linalg.norm`` in balls: vectors (any ``ord`` > 0, ±∞), matrices (``'fro'``, ±1, 2, ±∞)."""
     array = _entries(x)
+    shape = array.shape
     if axis is None:
         if ord is not None and array.ndim not in (1, 2):
             raise NoBallForm(f"np.linalg.norm(ord={ord!r}) of a {array.ndim}-D array", "as numpy: ord needs 1-D or 2-D")
@@ -216,8 +231,9 @@ def norm(x, ord=None, axis=None, keepdims=False):
     else:
         raise NoBallForm(f"np.linalg.norm over axes {axis}", "one or two axes only")
     result = _balls(values, outer)
-    if keepdims:
-        result = result.reshape([1 if a in axes else array.shape[a] for a in range(array.ndim)])
+    if keepdims:  # the shape numpy keeps: the array's as given (norm of everything flattens it above)
+        result = result.reshape([1] * len(shape) if array.ndim != len(shape) else
+                                [1 if a in axes else shape[a] for a in range(len(shape))])
     return result[()] if result.ndim == 0 else result
 
 

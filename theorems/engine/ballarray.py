@@ -8,12 +8,15 @@ arithmetic through numpy's protocols (NEP 13 ``__array_ufunc__``, NEP 18 ``__arr
   arcsin arccos arcsinh abs square reciprocal negative``; ``maximum``/``minimum`` (and so ``np.max``,
   ``np.min``, ``np.clip``) are sound ball maxima; comparisons and ``np.sort``/``argmax``/``where(a > b)``
   are certain or raise :class:`~theorems.engine.precision.Undecided`; ``isfinite``/``isnan``/``isinf``;
-  scipy.special's ``expit``, ``log_expit``, ``logit``, ``xlogy``, ``entr``, ``rel_entr`` (so
+  ``logical_and``/``logical_or`` (truth values); scipy.special's ``expit``, ``log_expit``, ``logit``, ``xlogy``, ``entr``, ``rel_entr`` (so
   ``scipy.special.softmax``, ``log_softmax`` and ``logsumexp`` work too);
 - linear algebra (:mod:`theorems.engine.ball_linalg`): ``np.linalg.norm`` (vectors: any ``ord``;
   matrices: ``'fro'``, 1, 2, ∞), ``eigvalsh``, ``eigvals`` (of symmetric matrices), ``det``, ``solve``, ``inv``;
 - anything else that would turn a ball into a float (another ufunc, another ``np.linalg`` function)
   raises :class:`~theorems.engine.precision.NoBallForm` naming it.
+
+:mod:`theorems.engine.ball_forms` lists every form with the float64 function it stands for (the differential tests
+check each against it).
 
 >>> import scipy.special
 >>> from theorems.engine.precision import balls
@@ -190,7 +193,7 @@ class BallArray(np.ndarray):
                 kwargs["initial"] = _ball(_arb(kwargs["initial"]))
             if method == "reduce":
                 return _wrap(_reduce_axes(sound, inputs[0], **kwargs))
-        elif method != "__call__":
+        elif method != "__call__" and ufunc not in _NATIVE:  # a native one's entry (ball_forms.replaced) reduces too
             raise NoBallForm(f"{_name(ufunc)}.{method}", "only plain calls of it have a ball form")
         if ufunc in (np.isfinite, np.isnan, np.isinf):
             return sound(inputs[0])
@@ -249,9 +252,9 @@ def _logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
     a = _as_ball_array(a)
     # shift by the largest entry that counts (a zero weight's entry does not: e^(a-top) of the others could be far
     # below arb's range), and by 0 where none is finite (all -inf, or no weight: the sum is 0, the result -inf)
-    weighted = a if b is None else np.where(np.asarray(b) == 0, -np.inf, a)
-    top = _finite_or_zero(np.max(weighted, axis=axis, keepdims=True))
-    terms = np.exp(a - top) if b is None else np.asarray(b) * np.exp(a - top)
+    unweighted = None if b is None else np.asarray(b) == 0
+    top = _finite_or_zero(np.max(a if b is None else np.where(unweighted, -np.inf, a), axis=axis, keepdims=True))
+    terms = np.exp(a - top) if b is None else np.where(unweighted, _ball(flint.arb(0)), np.asarray(b) * np.exp(a - top))
     result = np.log(np.sum(terms, axis=axis, keepdims=True)) + top
     if not keepdims:
         result = result.reshape(np.sum(terms, axis=axis).shape) if np.ndim(np.sum(terms, axis=axis)) else result.ravel()[0]

@@ -195,18 +195,21 @@ def _eigvals(a):
 
 
 def _exact_norm(x, ord, axis, keepdims):
-    """Exact norms (mpmath) and numpy's error for each, in the result's order."""
+    """Exact norms (mpmath) and numpy's error for each, in the result's order, from numpy's documented reading of
+    ``axis``: None is the whole array (flattened for ``ord=None``, else a vector or a matrix), an int the vectors
+    along it, a pair the matrices with rows along its first axis and columns along its second."""
     array = np.asarray(x)
-    if axis is None:
-        axis = tuple(range(array.ndim)) if ord is None or array.ndim == 1 else (0, 1)
-        if ord is None:
-            array, axis = array.reshape(-1), (0,)
-    axes = (axis,) if np.isscalar(axis) else tuple(axis)
-    axes = tuple(a % array.ndim for a in axes)
-    rest = [a for a in range(array.ndim) if a not in axes]
-    moved = np.transpose(array, rest + list(axes))
-    items = moved.reshape((-1,) + moved.shape[len(rest):])
-    pairs = [(_vector(item, ord) if len(axes) == 1 else _matrix(item, ord)) for item in items]
+    if axis is None and (ord is None or array.ndim == 1):
+        return _listed([_vector(array.ravel(), ord)])
+    if axis is None or not np.isscalar(axis):
+        rows, columns = (0, 1) if axis is None else axis
+        moved = np.moveaxis(array, (rows, columns), (-2, -1))
+        return _listed([_matrix(moved[at], ord) for at in np.ndindex(moved.shape[:-2])])
+    moved = np.moveaxis(array, axis, -1)
+    return _listed([_vector(moved[at], ord) for at in np.ndindex(moved.shape[:-1])])
+
+
+def _listed(pairs) -> tuple[list, list]:
     return [p[0] for p in pairs], [p[1] for p in pairs]
 
 

@@ -8,8 +8,8 @@ arithmetic through numpy's protocols (NEP 13 ``__array_ufunc__``, NEP 18 ``__arr
   arcsin arccos arcsinh abs square reciprocal negative``; ``maximum``/``minimum`` (and so ``np.max``,
   ``np.min``, ``np.clip``) are sound ball maxima; comparisons and ``np.sort``/``argmax``/``where(a > b)``
   are certain or raise :class:`~theorems.engine.precision.Undecided`; ``isfinite``/``isnan``/``isinf``;
-  ``logical_and``/``logical_or`` (truth values); scipy.special's ``expit``, ``log_expit``, ``logit``, ``xlogy``, ``entr``, ``rel_entr`` (so
-  ``scipy.special.softmax``, ``log_softmax`` and ``logsumexp`` work too);
+  ``logical_and``/``logical_or`` (truth values); scipy.special's ``expit``, ``log_expit``, ``logit``, ``xlogy``,
+  ``entr``, ``rel_entr`` (so ``scipy.special.softmax``, ``log_softmax`` and ``logsumexp`` work too);
 - linear algebra (:mod:`theorems.engine.ball_linalg`): ``np.linalg.norm`` (vectors: any ``ord``;
   matrices: ``'fro'``, 1, 2, ∞), ``eigvalsh``, ``eigvals`` (of symmetric matrices), ``det``, ``solve``, ``inv``;
 - anything else that would turn a ball into a float (another ufunc, another ``np.linalg`` function)
@@ -241,9 +241,10 @@ def _log_softmax(x, axis=None):
     return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
 
 
-_finite_or_zero = np.frompyfunc(lambda x: _ball(_arb(x) if _arb(x).rad() != 0 or _arb(x).is_finite() or
-                                                 _arb(x).is_nan() or _arb(x) > 0 else flint.arb(0)), 1, 1)
-"""A shift for ``logsumexp``: the ball itself, or 0 for an exact ``-inf``."""
+def _shift(x):
+    """A shift for ``logsumexp``: the ball itself, or 0 for an exact ``-inf`` (no entry that counts is finite)."""
+    value = _arb(x)
+    return _ball(flint.arb(0) if value.rad() == 0 and not value.is_finite() and value < 0 else value)
 
 
 def _logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
@@ -253,7 +254,7 @@ def _logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
     # shift by the largest entry that counts (a zero weight's entry does not: e^(a-top) of the others could be far
     # below arb's range), and by 0 where none is finite (all -inf, or no weight: the sum is 0, the result -inf)
     unweighted = None if b is None else np.asarray(b) == 0
-    top = _finite_or_zero(np.max(a if b is None else np.where(unweighted, -np.inf, a), axis=axis, keepdims=True))
+    top = np.frompyfunc(_shift, 1, 1)(np.max(a if b is None else np.where(unweighted, -np.inf, a), axis=axis, keepdims=True))
     terms = np.exp(a - top) if b is None else np.where(unweighted, _ball(flint.arb(0)), np.asarray(b) * np.exp(a - top))
     result = np.log(np.sum(terms, axis=axis, keepdims=True)) + top
     if not keepdims:

@@ -84,6 +84,15 @@ def test_eigvals_in_numpys_order():
     linalg._check("np.linalg.eigvals", [a], {}, *linalg._eigvals(a), extreme=False)
 
 
+def test_eigvals_float64_cannot_tell_apart_are_declined():
+    """Eigenvalues 0 and -5.2e-17 of a matrix of norm 3.4e18: numpy's 512.0 stands for neither more than the other,
+    so the balls have no order to match it (found by the differential test: the balls took one, the truth the other)."""
+    a = np.array([[1.0, -745.1, 0.0], [4567512132862823.0, -3.4032532901960893e18, 0.0], [0.0, -0.0, 0.0]])
+    linalg._check("np.linalg.eigvals", [a], {}, *linalg._eigvals(a), extreme=True)
+    with pytest.raises(TheoremsError, match="order"):
+        np.linalg.eigvals(balls(a))
+
+
 def test_norm_keepdims_keeps_every_axis():
     a = np.array([[3.0, 4.0], [0.0, 0.0]])
     assert np.shape(on_balls(lambda m: np.linalg.norm(m, keepdims=True), balls(a))) == (1, 1)

@@ -58,7 +58,8 @@ def _exact(name, values, b=None):
         w = [mpmath.mpf(1)] * len(x) if b is None else [mp(v) for v in b]
         if any(mpmath.isnan(v) for v in x + w):
             return [None] * count, [0.0] * count
-        top = max(x)
+        counted = [v for v, c in zip(x, w) if c != 0]  # a zero weight's entry adds nothing, however large
+        top = max(counted, default=-mpmath.inf)
         if top == -mpmath.inf:  # every term is 0: the sum is 0, its logarithm -inf; softmax is 0/0
             return ([-mpmath.inf] if count == 1 and name == "scipy.special.logsumexp" else [None] * count), [0.0] * count
         if not mpmath.isfinite(top):

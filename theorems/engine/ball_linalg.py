@@ -97,11 +97,15 @@ def eigvals(a):
 def _numpys_order(enclosures: list, matrix: "flint.arb_mat") -> list[int]:
     """The enclosures' indices in the order numpy's ``eigvals`` lists the eigenvalues of the matrix's midpoints
     (LAPACK's order, not a sorted one, so that ``eigvals(a)[k]`` means on balls what it means in float64): each of
-    numpy's eigenvalues takes the nearest enclosure; :class:`NoBallForm` where that is not one-to-one."""
+    numpy's eigenvalues takes the nearest enclosure, clearly nearer than any other (at most half as far);
+    :class:`NoBallForm` where that is not so, or not one-to-one (eigenvalues closer than float64's error)."""
     midpoints = np.array([[float(x.mid()) for x in row] for row in matrix.tolist()])
     centres = [complex(float(v.real.mid()), float(v.imag.mid())) for v in enclosures]
-    order = [min(range(len(centres)), key=lambda k: abs(centres[k] - w))
-             for w in _numpys(np.linalg.eigvals)(midpoints)]
+    order = []
+    for w in _numpys(np.linalg.eigvals)(midpoints):
+        distances = sorted((abs(centre - w), k) for k, centre in enumerate(centres))
+        clear = len(distances) == 1 or 2 * distances[0][0] < distances[1][0]
+        order.append(distances[0][1] if clear else -1)
     if sorted(order) != list(range(len(centres))):
         raise NoBallForm("np.linalg.eigvals: numpy's order of the eigenvalues could not be matched to their "
                          "enclosures", "eigenvalues too close for float64 to tell apart")

@@ -5,7 +5,6 @@ checker itself, as a small prover would), so that a corruption of one box is the
 from __future__ import annotations
 
 import json
-import math
 from fractions import Fraction
 
 import numpy as np
@@ -62,10 +61,8 @@ def write(path, data) -> str:
 
 
 def round_up(value: float) -> float:
-    """``value`` rounded up to 9 significant digits (a claimed bound with a little room)."""
-    digits = 8 - math.floor(math.log10(abs(value))) if value else 0
-    scale = 10 ** digits
-    return math.ceil(value * scale) / scale
+    """``value`` raised by a relative 1e-9 (a claimed bound with a little room)."""
+    return float(np.nextafter(value + abs(value) * 1e-9, np.inf))
 
 
 def tiling(statement, data, *, limit: int = 20_000) -> list[dict]:
@@ -82,7 +79,7 @@ def tiling(statement, data, *, limit: int = 20_000) -> list[dict]:
         low, high = stack.pop()
         exact = (tuple(map(Fraction, low)), tuple(map(Fraction, high)))
         if checker._prove(*exact, None, {}, 0, None) is None:
-            values, forms = checker._evaluate(*exact, None)
+            values, forms = checker._evaluate_path(*exact, None)
             ratios = [float(g.hi) + float(checker.one_plus_slack) for g, form in zip(values, forms) if form == "ratio"]
             bound = round_up(max(ratios)) if len(ratios) == len(values) else None
             leaves.append({"low": low, "high": high,

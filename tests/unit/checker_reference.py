@@ -31,11 +31,23 @@ def _mp_spectral_norm(matrix):
 MP = SimpleNamespace(exp=mpmath.exp, expm1=mpmath.expm1, log=mpmath.log, sqrt=mpmath.sqrt, tanh=mpmath.tanh,
                      sin=mpmath.sin, cos=mpmath.cos, abs=abs, max=max, min=min, number=mpmath.mpf,
                      norm=lambda v: mpmath.sqrt(sum(x * x for x in v)), spectral_norm=_mp_spectral_norm,
-                     max_of=lambda v: max(v), array=lambda v: v)
+                     max_of=lambda v: max(v), array=lambda v: v, sparsemax=lambda v: _sparsemax(v, "mp"))
 NP = SimpleNamespace(exp=np.exp, expm1=np.expm1, log=np.log, sqrt=np.sqrt, tanh=np.tanh, sin=np.sin, cos=np.cos,
                      abs=np.abs, max=max, min=min, number=float, norm=lambda v: np.linalg.norm(np.array(v, dtype=float)),
                      spectral_norm=lambda m: np.linalg.norm(np.array(m, dtype=float), 2),
-                     max_of=lambda v: np.max(np.array(v, dtype=float)), array=lambda v: v)
+                     max_of=lambda v: np.max(np.array(v, dtype=float)), array=lambda v: v,
+                     sparsemax=lambda v: _sparsemax(v, "float"))
+
+
+def _sparsemax(values, kind: str):
+    """Sparsemax by its sort-based threshold, in mpmath (50 digits) or float64: the originals of the jets' sort-free one."""
+    from theorems.engine.precision import F64, MP as BACKEND
+    from theorems.maths.normalisers import sparsemax
+
+    if kind == "float":
+        return sparsemax().map(np.array(values, dtype=float), F64)
+    with mpmath.workdps(50):
+        return sparsemax().map(np.array(values, dtype=object), BACKEND)
 
 
 def mp_of(ball_end) -> mpmath.mpf:

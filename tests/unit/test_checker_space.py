@@ -11,6 +11,7 @@ import pytest
 from checker_reference import check_expression
 from theorems.engine.checker import space
 from theorems.engine.checker.space import JET, as_jet_array
+from theorems.maths.normalisers import sparsemax
 
 WIDE = ([-2.0, -2.0], [2.0, 2.0])
 
@@ -20,7 +21,8 @@ def _jet_space():
                            norm=lambda v: JET.norm(np.array(v, dtype=object)),
                            spectral_norm=lambda m: JET.spectral_norm(np.array(m, dtype=object)),
                            max_of=lambda v: JET.max(np.array(v, dtype=object)),
-                           array=lambda v: as_jet_array(np.array(v, dtype=object)))
+                           array=lambda v: as_jet_array(np.array(v, dtype=object)),
+                           sparsemax=lambda v: sparsemax().map(as_jet_array(np.array(v, dtype=object)), JET))
 
 
 def _matrix(x, y):
@@ -36,6 +38,7 @@ EXPRESSIONS = {
     "spectral norm of a rank-one matrix": lambda xp, x, y: xp.spectral_norm([[x, -x], [-x, x]]),
     "max of three": lambda xp, x, y: xp.max_of([x, y, x * y]),
     "numpy max of a jet array": lambda xp, x, y: np.max(xp.array([x - y, y - x, 0 * x])),
+    "sparsemax without a sort": lambda xp, x, y: xp.sparsemax([x, y, 0 * x])[0],  # a max of affine thresholds
 }
 
 

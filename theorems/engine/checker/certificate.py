@@ -64,7 +64,8 @@ class Domain:
             if kind in ("interval", "intervals"):
                 bounds = np.array(value, dtype=object)
                 if bounds.ndim < 1 or bounds.shape[-1] != 2 or (kind == "interval") != (bounds.ndim == 1):
-                    raise InvalidArgument(f"{at}: {kind!r} must be {'[low, high]' if kind == 'interval' else 'a (nested) list of [low, high] pairs'}")
+                    shape = "[low, high]" if kind == "interval" else "a (nested) list of [low, high] pairs"
+                    raise InvalidArgument(f"{at}: {kind!r} must be {shape}")
                 pairs = [(exact(lo, where=at), exact(hi, where=at)) for lo, hi in bounds.reshape(-1, 2)]
                 if any(lo > hi for lo, hi in pairs):
                     raise InvalidArgument(f"{at}: every interval must have low <= high")

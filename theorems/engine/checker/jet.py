@@ -214,14 +214,15 @@ def _squared(a: "Jet") -> tuple:
 
 
 def _linear(c, g, box):
-    """Exact ends of ``c + Σ_k g_k h_k`` over the box (the mean-value form)."""
+    """Exact ends of ``c + Σ_k g_k h_k`` over the box (the mean-value form); ``h_k ∈ [p_k, q_k]``, ``p_k ≤ 0 ≤ q_k``."""
     low, high = c.lower(), c.upper()
     for k in box.live:
         if not g[k].is_finite():
             return flint.arb.neg_inf(), flint.arb.pos_inf()
         p, q = box.ends[k]
-        corners = (g[k].lower() * p, g[k].lower() * q, g[k].upper() * p, g[k].upper() * q)
-        low, high = low + min(x.lower() for x in corners), high + max(x.upper() for x in corners)
+        g_low, g_high = g[k].lower(), g[k].upper()
+        low += min((g_low * q).lower(), (g_high * p).lower())
+        high += max((g_high * q).upper(), (g_low * p).upper())
     return low.lower(), high.upper()
 
 
@@ -235,22 +236,20 @@ def _taylor(c, d, H, box):
     for k in box.live:
         a, b = d[k], H[box.diagonal[k]] / 2
         p, q = box.ends[k]
-        high += max(_extreme(a.upper(), b.upper(), 0, q, 1), _extreme(a.lower(), b.upper(), p, 0, 1))
-        low += min(_extreme(a.lower(), b.lower(), 0, q, -1), _extreme(a.upper(), b.lower(), p, 0, -1))
-    cross = _dot((H[p] for p in box.cross), (box.quadratic[p] for p in box.cross))
-    return (low + cross).lower(), (high + cross).upper()
+        a_low, a_high, b_low, b_high = a.lower(), a.upper(), b.lower(), b.upper()
+        high += max(_top(a_high, b_high, q), _top(-a_low, b_high, -p))  # h ∈ [0, q], and h = −u, u ∈ [0, −p]
+        low -= max(_top(-a_low, -b_low, q), _top(a_high, -b_low, -p))
+    for p in box.cross:
+        term = H[p] * box.quadratic[p]
+        low, high = low + term.lower(), high + term.upper()
+    return low.lower(), high.upper()
 
 
-def _extreme(A, B, s, t, sign: int):
-    """The largest (``sign = 1``) or smallest (``-1``) value of ``A·h + B·h²`` over ``h ∈ [s, t]``, rounded
-    outwards (``A``, ``B``, ``s``, ``t`` exact)."""
-    values = [A * s + B * s * s, A * t + B * t * t]
-    if sign * B < 0:  # a vertex that may be an interior extreme
-        vertex = -A / (2 * B)
-        if vertex.upper() >= s and vertex.lower() <= t:
-            values.append(-A * A / (4 * B))
-    ends = [x.upper() if sign > 0 else x.lower() for x in values]
-    return max(ends) if sign > 0 else min(ends)
+def _top(A, B, t):
+    """An exact upper bound of ``max_{h ∈ [0, t]} A·h + B·h²`` (``A``, ``B``, ``t ≥ 0`` exact)."""
+    if B >= 0 or A <= 0 or (A + 2 * B * t) >= 0:  # convex, or decreasing, or increasing up to t: an end
+        return max(flint.arb(0), (A * t + B * t * t).upper())
+    return (A * A / (-4 * B)).upper()  # the vertex, inside (0, t)
 
 
 def _square_arb(x):
@@ -363,6 +362,9 @@ class Jet:
             return self
         if self.hi <= 0:
             return -self
+        if _CHOICES:
+            return (self, -self)[_CHOICES[-1].choose(2)]
+        HULLS[0] += 1
         d = self.d if self.c.lower() >= 0 else tuple(-x for x in self.d) if self.c.upper() <= 0 else map(_hull_zero, self.d)
         return _make(abs(self.c), d, (flint.arb(0), max(-self.lo, self.hi)), tuple(map(_hull_zero, self.g)), None,
                      self.deg)
@@ -497,8 +499,45 @@ def jet(value) -> Jet | None:
     return None if ball is None else constant(ball)
 
 
+class Choices:
+    """The choices of one *branch* evaluation: where a ``max`` (or ``abs``) is undecided on the box, take the argument
+    ``prefix`` says (then the first), and record each choice and how many there were."""
+
+    def __init__(self, prefix=()) -> None:
+        self.prefix, self.made = list(prefix), []
+
+    def choose(self, n: int) -> int:
+        pick = self.prefix[len(self.made)] if len(self.made) < len(self.prefix) else 0
+        self.made.append((pick, n))
+        return pick
+
+    def next_prefix(self) -> list[int] | None:
+        """The choices of the next branch in depth-first order, or ``None`` after the last."""
+        made = list(self.made)
+        while made and made[-1][0] == made[-1][1] - 1:
+            made.pop()
+        return [pick for pick, _ in made[:-1]] + [made[-1][0] + 1] if made else None
+
+
+_CHOICES: list[Choices] = []
+HULLS = [0]
+"""How many undecided ``max``/``abs`` took the hull (a branch evaluation is worth trying only after one did)."""
+
+
+@contextlib.contextmanager
+def branching(choices: Choices):
+    """Within this block an undecided ``max`` or ``abs`` is one of its arguments, as ``choices`` pick: each branch is
+    smooth, and the true function is one branch at every point (``verify`` checks every branch)."""
+    _CHOICES.append(choices)
+    try:
+        yield
+    finally:
+        _CHOICES.pop()
+
+
 def maximum(a, b) -> Jet:
-    """The sound ``max``: the certain larger one, else the hull of both (no second derivative on the box)."""
+    """The sound ``max``: the certain larger one, else the hull of both (no second derivative on the box), or in a
+    branch evaluation (:func:`branching`) the one the branch picks."""
     a, b = jet(a), jet(b)
     deg = _degree(a, b, "a maximum")
     difference = a - b
@@ -506,6 +545,9 @@ def maximum(a, b) -> Jet:
         return a
     if difference.hi <= 0:
         return b
+    if _CHOICES:
+        return (a, b)[_CHOICES[-1].choose(2)]
+    HULLS[0] += 1
     d = a.d if difference.c.lower() > 0 else b.d if difference.c.upper() < 0 else (x.union(y) for x, y in zip(a.d, b.d))
     return _make(a.c.max(b.c), d, (max(a.lo, b.lo), max(a.hi, b.hi)), tuple(x.union(y) for x, y in zip(a.g, b.g)),
                  None, deg)
@@ -513,3 +555,17 @@ def maximum(a, b) -> Jet:
 
 def minimum(a, b) -> Jet:
     return -maximum(-jet(a), -jet(b))
+
+
+def maximum_of(values) -> Jet:
+    """``max`` of several values: those certainly below another's lower end dropped, then one branch per remaining
+    value in a branch evaluation, else the pairwise sound ``max``."""
+    values = [jet(v) for v in values]
+    floor = max(v.lo for v in values)
+    live = [v for v in values if v.hi >= floor]
+    if len(live) > 1 and _CHOICES:
+        return live[_CHOICES[-1].choose(len(live))]
+    result = live[0]
+    for v in live[1:]:
+        result = maximum(result, v)
+    return result

@@ -22,7 +22,7 @@ from types import SimpleNamespace
 import flint
 import numpy as np
 
-from theorems.engine.checker.jet import BITS, Jet, NotHomogeneous, _hull_zero, _make, jet, maximum, minimum
+from theorems.engine.checker.jet import BITS, Jet, NotHomogeneous, _hull_zero, _make, jet, maximum, maximum_of, minimum
 from theorems.errors import InvalidArgument
 
 
@@ -38,7 +38,7 @@ class JetArray(np.ndarray):
         if method == "reduce" and ufunc in _SOUND.values():
             axis, keepdims = kwargs.get("axis", 0), kwargs.get("keepdims", False)
             array = np.asarray(inputs[0], dtype=object)
-            result = ufunc.reduce(array.ravel()) if axis is None else ufunc.reduce(array, axis=axis)
+            result = _reduce(array, axis, maximum_of if ufunc is _SOUND[np.maximum] else _minimum_of)
             if keepdims:
                 result = np.asarray(result, dtype=object)
                 result = result.reshape((1,) * array.ndim) if axis is None else np.expand_dims(result, axis)
@@ -71,9 +71,20 @@ def _elementwise(name: str):
 
 def jet_max(values, axis=None):
     """``max`` over all values or along ``axis``, sound where undecided."""
-    values = np.asarray(values, dtype=object)
-    reduce = _SOUND[np.maximum].reduce
-    return reduce(values.ravel()) if axis is None else as_jet_array(reduce(values, axis=axis))
+    return as_jet_array(_reduce(np.asarray(values, dtype=object), axis, maximum_of))
+
+
+def _reduce(array, axis, reduce):
+    """``reduce`` (a function of a list) over all entries, or along ``axis``."""
+    if axis is None:
+        return reduce(list(array.ravel()))
+    moved = np.moveaxis(array, axis, -1)
+    rows = [reduce(list(row)) for row in moved.reshape(-1, moved.shape[-1])]
+    return np.array(rows, dtype=object).reshape(moved.shape[:-1])
+
+
+def _minimum_of(values):
+    return -maximum_of([-jet(v) for v in values])
 
 
 def norm(vector, axis=-1):

@@ -43,9 +43,12 @@ import numpy as np
 
 from theorems.engine.checker import certificate as certificates
 from theorems.engine.checker.cover import outside, uncovered
-from theorems.engine.checker.jet import Box, NotHomogeneous, Undecided, constant, jet, on_box
+from theorems.engine.checker.jet import HULLS, Box, Choices, NotHomogeneous, Undecided, branching, constant, jet, on_box
 from theorems.engine.checker.space import JET, as_jet_array
 from theorems.errors import InvalidArgument, InvalidArgumentType
+
+MAX_BRANCHES = 64
+"""The most branches of undecided maxima one box is evaluated on (more: the box is bisected instead)."""
 
 REFINE = 20
 """Default depth of the checker's own bisection of a box its enclosure does not close at once (a box around a
@@ -118,8 +121,8 @@ def _statement(certificate, statement):
 
         if certificate.statement_id not in STATEMENTS:
             raise InvalidArgument(f"certificate {certificate.path}: unknown statement {certificate.statement_id!r} "
-                                  "(not in the catalogue: for a statement of your own pass statement=..., or --statements MODULE "
-                                  "on the command line)")
+                                  "(not in the catalogue: for a statement of your own pass statement=..., or "
+                                  "--statements MODULE on the command line)")
         return STATEMENTS[certificate.statement_id]
     if not all(hasattr(statement, name) for name in ("id", "lhs", "rhs", "relation", "parameters")):
         raise InvalidArgumentType(f"statement must be a theorems.Statement, not {type(statement).__name__}")
@@ -139,7 +142,7 @@ class _Checker:
     def __init__(self, certificate, statement, refine: int, progress) -> None:
         self.certificate, self.statement, self.refine, self.progress = certificate, statement, refine, progress
         self.domain = certificate.proved_on
-        self.evaluations = self.faces = 0
+        self.evaluations = self.faces = self.hulls = 0
         self.one_plus_slack = 1 + certificate.slack
         homogeneity = certificate.homogeneity
         self.degrees = dict(homogeneity.degrees) if homogeneity else {}
@@ -211,39 +214,63 @@ class _Checker:
 
     def _prove(self, low, high, elements, faces, depth: int, forms) -> str | None:
         """``None`` when ``g_e ≤ 0`` is proved on the box for every ``e`` in ``elements`` (``None``: all) after its
-        face reductions ``faces``, else why not."""
-        try:
-            values, forms = self._evaluate(low, high, forms)
-        except Undecided as error:
-            return self._split(low, high, elements, faces, depth, forms, None, f"undecided on the box: {error}")
-        for e in range(len(values)) if elements is None else elements:
-            g, steps = values[e], faces.get(e, faces.get(None, ()))
-            if steps:
-                k, side = steps[0]
-                slope, sign = g.g[k], 1 if side == "high" else -1
-                claim = (f"element {e}: the certificate reduces coordinate {k} to its {side} face, claiming "
-                         f"∂g/∂x_{k} {'≥' if sign > 0 else '≤'} 0 on the box, but the checker encloses ∂g/∂x_{k} in "
-                         f"[{_text(slope.lower())}, {_text(slope.upper())}]")
-                if slope.lower() >= 0 if sign > 0 else slope.upper() <= 0:
-                    face = high[k] if sign > 0 else low[k]
-                    self.faces += 1
-                    reason = self._prove(_set(low, k, face), _set(high, k, face), [e], {e: steps[1:]}, depth, forms)
-                elif slope.upper() < 0 if sign > 0 else slope.lower() > 0:
-                    return claim + ": the claimed sign is false"
-                else:  # undecided on this box: on each half the face claim is proved, or refuted, apart
-                    reason = self._split(low, high, [e], {e: steps}, depth, forms, None, claim)
-            elif g.hi <= 0:
+        face reductions ``faces``, else why not. The box is evaluated once with hulls at undecided ``max``/``abs``;
+        what that leaves open, once per branch (every branch must close: the true function is one of them at each
+        point); what that leaves open, on halves."""
+        open_, why, gradient = elements, "", None
+        for branch in (False, True):
+            try:
+                paths, forms = self._evaluate(low, high, forms, branch)
+            except Undecided as error:
+                why = why or f"undecided on the box: {error}"
                 continue
-            elif g.c.lower() > 0:
-                return (f"element {e}: at a point of the box g = {_text(g.c.mid())} > 0: "
-                        + ("the bound it claims is false there" if self.bound < self.one_plus_slack else
-                           "the statement is false there"))
-            else:
-                reason = self._split(low, high, [e], {}, depth, forms, g,
-                                     f"element {e}: the checker's enclosure of g reaches {_text(g.hi)} > 0")
-            if reason:
-                return reason
-        return None
+            if paths is None:  # no hull taken: a branch evaluation would be the same
+                break
+            still = []
+            for e in range(len(paths[0])) if open_ is None else open_:
+                verdict, detail = self._judge(paths, e, faces.get(e, faces.get(None, ())), exact=not branch)
+                if verdict == "refuted":
+                    return detail
+                if verdict == "face":
+                    k, side = faces.get(e, faces.get(None, ()))[0]
+                    face = high[k] if side == "high" else low[k]
+                    self.faces += 1
+                    reason = self._prove(_set(low, k, face), _set(high, k, face), [e],
+                                         {e: faces.get(e, faces.get(None, ()))[1:]}, depth, forms)
+                    if reason:
+                        return reason
+                elif verdict == "open":
+                    still.append(e)
+                    why = why if branch and why else detail
+                    gradient = paths[0][e] if gradient is None else gradient
+            open_ = still
+            if not open_:
+                return None
+        return self._split(low, high, open_, faces, depth, forms, gradient, why)
+
+    def _judge(self, paths, e: int, steps, *, exact: bool) -> tuple[str, str]:
+        """``("closed" | "face" | "refuted" | "open", why)`` for element ``e`` on the box, every path agreeing;
+        ``exact``: the one path encloses the true function (a refutation is only read off that one)."""
+        values = [path[e] for path in paths]
+        if steps:
+            k, side = steps[0]
+            sign = 1 if side == "high" else -1
+            slopes = [g.g[k] for g in values]
+            claim = (f"element {e}: the certificate reduces coordinate {k} to its {side} face, claiming "
+                     f"∂g/∂x_{k} {'≥' if sign > 0 else '≤'} 0 on the box, but the checker encloses ∂g/∂x_{k} in "
+                     f"[{_text(min(s.lower() for s in slopes))}, {_text(max(s.upper() for s in slopes))}]")
+            if all(s.lower() >= 0 if sign > 0 else s.upper() <= 0 for s in slopes):
+                return "face", ""
+            if exact and (slopes[0].upper() < 0 if sign > 0 else slopes[0].lower() > 0):
+                return "refuted", claim + ": the claimed sign is false"
+            return "open", claim
+        if all(g.hi <= 0 for g in values):
+            return "closed", ""
+        if exact and values[0].c.lower() > 0:
+            return "refuted", (f"element {e}: at a point of the box g = {_text(values[0].c.mid())} > 0: "
+                               + ("the bound it claims is false there" if self.bound < self.one_plus_slack else
+                                  "the statement is false there"))
+        return "open", f"element {e}: the checker's enclosure of g reaches {_text(max(g.hi for g in values))} > 0"
 
     def _split(self, low, high, elements, faces, depth, forms, g, reason: str) -> str | None:
         widths = [float(b - a) for a, b in zip(low, high)]
@@ -259,9 +286,30 @@ class _Checker:
                 return failed
         return None
 
-    def _evaluate(self, low, high, forms):
-        """``(g per element, forms)`` on the box ``[low, high]``; ``forms`` (ratio / difference / theorem per
-        element) are chosen on the first box and kept on its faces and halves."""
+    def _evaluate(self, low, high, forms, branch: bool = False):
+        """``([g per element] per path, forms)`` on the box ``[low, high]``: one path with hulls, or every branch of
+        the undecided ``max``/``abs`` (``None`` when the hull evaluation took no hull: the branches would be it).
+        ``forms`` (ratio / difference / theorem per element) are chosen on the first box and kept on its faces
+        and halves."""
+        if not branch:
+            HULLS[0], self.hulls = 0, 1  # an evaluation that raises may be decided on every branch
+            values, forms = self._evaluate_path(low, high, forms)
+            self.hulls = HULLS[0]
+            return [values], forms
+        if not self.hulls:
+            return None, forms
+        paths, prefix = [], []
+        while prefix is not None:
+            if len(paths) == MAX_BRANCHES:
+                raise Undecided(f"more than {MAX_BRANCHES} branches of undecided maxima")
+            choices = Choices(prefix)
+            with branching(choices):
+                values, forms = self._evaluate_path(low, high, forms)
+            paths.append(values)
+            prefix = choices.next_prefix()
+        return paths, forms
+
+    def _evaluate_path(self, low, high, forms):
         self.evaluations += 1
         box = Box(low, high, graded=bool(self.degrees))
         with on_box(box, self.coordinate_degrees) as coordinates:

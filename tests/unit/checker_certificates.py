@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from fractions import Fraction
 
+import flint
 import numpy as np
 
 from theorems.engine.checker import certificate as certificates
@@ -80,7 +81,8 @@ def tiling(statement, data, *, limit: int = 20_000) -> list[dict]:
         exact = (tuple(map(Fraction, low)), tuple(map(Fraction, high)))
         if checker._prove(*exact, None, {}, 0, None) is None:
             values, forms = checker._evaluate_path(*exact, None)
-            ratios = [float(g.hi) + float(checker.one_plus_slack) for g, form in zip(values, forms) if form == "ratio"]
+            one = flint.arb(flint.fmpq(checker.one_plus_slack.numerator, checker.one_plus_slack.denominator))
+            ratios = [float((g.hi + one).upper()) for g, form in zip(values, forms) if form == "ratio"]
             bound = round_up(max(ratios)) if len(ratios) == len(values) else None
             leaves.append({"low": low, "high": high,
                            "bound": bound if bound is not None and bound <= checker.one_plus_slack else None})

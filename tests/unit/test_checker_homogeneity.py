@@ -87,3 +87,24 @@ def test_the_capped_bound_on_a_genuine_t_interval_is_refuted_where_it_is_false(t
     data = certificate(statement.id, {"gaps": [(0.0, 1.0)], "T": (0.1, 1.0)})
     check = _verify(tmp_path, data, statement=statement, refine=12)
     assert check.status == "rejected" and "the statement is false there" in check.reason
+
+
+def test_a_maximum_decided_on_the_base_box_still_needs_one_degree():
+    """``np.max([1/(4T), √2])`` is decided at ``T = 1`` (√2 is larger) but not at every scaled ``T``: the graded
+    evaluation refuses it whether or not the comparison is decided on the box."""
+    from fractions import Fraction
+
+    import numpy as np
+
+    from theorems import NotHomogeneous
+    from theorems.engine.checker.jet import Box, constant, on_box
+    from theorems.engine.checker.space import JET, as_jet_array
+
+    with on_box(Box([Fraction(0)], [Fraction(1)], graded=True), [1]) as (gaps,):
+        T = constant(JET.number(1).v, 1)
+        capped = as_jet_array(np.array([1 / (4 * T), JET.sqrt(JET.number(2))], dtype=object))
+        with pytest.raises(NotHomogeneous, match="degrees -1 and 0"):
+            np.max(capped)
+        with pytest.raises(NotHomogeneous):
+            JET.max(capped)
+        assert JET.max(as_jet_array(np.array([gaps, 2 * gaps, 0 * T], dtype=object))).deg == 1

@@ -561,6 +561,8 @@ def maximum_of(values) -> Jet:
     """``max`` of several values: those certainly below another's lower end dropped, then one branch per remaining
     value in a branch evaluation, else the pairwise sound ``max``."""
     values = [jet(v) for v in values]
+    for v in values[1:]:  # graded: one degree (a value dropped below must not hide another degree)
+        _degree(values[0], v, "a maximum")
     floor = max(v.lo for v in values)
     live = [v for v in values if v.hi >= floor]
     if len(live) > 1 and _CHOICES:

@@ -132,7 +132,7 @@ def spectral_norm(matrix) -> Jet:
     entries = [[jet(x) for x in row] for row in np.asarray(matrix, dtype=object)]
     if not entries or not entries[0]:
         raise InvalidArgument(f"spectral_norm needs a non-empty matrix, got {np.shape(matrix)}")
-    degrees = {x.deg for row in entries for x in row}
+    degrees = {x.deg for row in entries for x in row if not x.v.is_zero()} or {entries[0][0].deg}  # 0: any degree
     if len(degrees) > 1:
         raise NotHomogeneous(f"a spectral norm of entries of degrees {sorted(degrees)}")
     value = _sigma_one([[x.v for x in row] for row in entries])

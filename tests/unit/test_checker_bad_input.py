@@ -31,7 +31,9 @@ def test_a_directory_is_not_a_file(tmp_path):
 
 
 @pytest.mark.parametrize("content, match", [
-    (b"\x89PNG\r\n\x1a\n\x00\x00", "not a proof certificate: not JSON"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00", "holds NUL bytes .*: a binary file"),
+    (b"\xff\xfe{\x00}\x00", "is UTF-16"),
+    (b"", "is empty"),
     (b"{\"format\": ", "not a proof certificate: not JSON"),
     (b"[1, 2, 3]", "is not a proof certificate \\(no \"format\""),
     (json.dumps({"statement": "lemma1.upper", "boxes": []}).encode(), "is not a proof certificate"),

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from theorems.engine.validation import check_text_file
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
 FORMAT = "theorems.proof-certificate"
@@ -101,6 +102,7 @@ class Domain:
         return {key: values[key] if key in values else fixed[key] for key in self.order}
 
     def describe(self, lows=None, highs=None) -> str:
+        # the prover's Domain.describe words it the same way; not imported: the checker reads nothing of boxes.py
         lows, highs = lows or self.lows, highs or self.highs
         parts, at = [], 0
         for key in self.order:
@@ -187,16 +189,12 @@ def read(path) -> Certificate:
     """The certificate at ``path``, checked field by field (:class:`InvalidArgument` names the file and the field)."""
     if not isinstance(path, (str, Path)):
         raise InvalidArgumentType(f"path must be a str or a pathlib.Path, not {type(path).__name__}")
-    file = Path(path)
-    if not file.exists():
-        raise InvalidArgument(f"path={str(path)!r} does not exist")
-    if not file.is_file():
-        raise InvalidArgument(f"path={str(path)!r} is not a file")
+    file = check_text_file(path, name="path", kind="a proof certificate (JSON)")
     try:
-        data = json.loads(file.read_text(encoding="utf-8"))
+        data = json.loads(file.read_text(encoding="utf-8-sig"))
     except OSError as error:
         raise InvalidArgument(f"path={str(path)!r} cannot be read: {error.strerror or error}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+    except json.JSONDecodeError as error:
         raise InvalidArgument(f"path={str(path)!r} is not a proof certificate: not JSON ({error})") from None
     if not isinstance(data, Mapping) or data.get("format") != FORMAT:
         raise InvalidArgument(f"path={str(path)!r} is not a proof certificate (no \"format\": {FORMAT!r}); "

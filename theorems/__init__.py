@@ -14,6 +14,7 @@ import importlib
 _WHERE = {
     "theorems.engine.derivation": ("Derivation", "Link", "Term", "expect", "gate"),
     "theorems.engine.proof": ("Proof", "prove"),
+    "theorems.engine.checker": ("ProofCheck", "verify_proof"),
     "theorems.engine.search": ("Certificate", "Counterexample", "Necessity", "SearchReport", "Tightness", "Verdict",
                                "certify", "check", "investigate", "necessity", "refute"),
     "theorems.engine.statement": ("Hypothesis", "Statement"),
@@ -23,8 +24,8 @@ _WHERE = {
     # the error tree (docs/errors.md): `except TheoremsError` catches every error the suite raises
     "theorems.errors": ("ExtractionMismatch", "IllDefined", "InvalidArgument", "InvalidArgumentType", "ModelError",
                         "ModelRunFailed", "ModelUnavailableError", "NoAttentionError", "NoBallForm",
-                        "NoOutputProjectionError", "SideError", "SideValueError", "SlowSide", "TheoremsError",
-                        "TheoryFailure", "Undecided"),
+                        "NoOutputProjectionError", "NotHomogeneous", "SideError", "SideValueError", "SlowSide",
+                        "TheoremsError", "TheoryFailure", "Undecided"),
 }
 _MODULE = {name: module for module, names in _WHERE.items() for name in names}
 

@@ -10,6 +10,7 @@ written before the tree still catch what they caught::
     ├── IllDefined                 a side has no value at an instance: a verdict, not a bad argument
     ├── Undecided                  a ball comparison unknown at the working precision (also ArithmeticError)
     ├── NoBallForm                 an operation with no sound ball form              (also ArithmeticError)
+    ├── NotHomogeneous             a graded evaluation mixes degrees: homogeneity is not proved
     ├── SideError                  a side that cannot be checked at all
     │   ├── SideValueError         ... it returns no real number                     (also TypeError)
     │   └── SlowSide               ... one float64 call takes too long               (also RuntimeError)
@@ -43,8 +44,8 @@ from hypothesis.errors import InvalidArgument as _HypothesisInvalidArgument
 
 __all__ = [
     "ExtractionMismatch", "IllDefined", "InvalidArgument", "InvalidArgumentType", "ModelError", "ModelRunFailed",
-    "ModelUnavailableError", "NoAttentionError", "NoBallForm", "NoOutputProjectionError", "SideError",
-    "SideValueError", "SlowSide", "TheoremsError", "TheoryFailure", "Undecided",
+    "ModelUnavailableError", "NoAttentionError", "NoBallForm", "NoOutputProjectionError", "NotHomogeneous",
+    "SideError", "SideValueError", "SlowSide", "TheoremsError", "TheoryFailure", "Undecided",
 ]
 
 
@@ -114,6 +115,13 @@ class NoBallForm(TheoremsError, ArithmeticError):
     def __init__(self, operation: str, why: str = "") -> None:
         self.operation = operation
         super().__init__(f"{operation} has no ball form here" + (f": {why}" if why else ""))
+
+
+class NotHomogeneous(TheoremsError):
+    """A graded evaluation of a statement's sides (the proof checker's re-proof of a homogeneity reduction,
+    ``theorems.engine.checker``) met an operation that is not homogeneous: a sum or comparison of quantities of
+    different degrees (``1/(4T) < √2``), ``exp``/``log`` of a quantity of nonzero degree, or two sides of different
+    degrees. The checker rejects the certificate's reduction; it never reaches a user as an error of theirs."""
 
 
 class SideError(TheoremsError):

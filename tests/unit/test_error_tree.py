@@ -18,6 +18,7 @@ BUILTIN_BASES = {  # the bases each class had before the tree; none may be lost
     "IllDefined": (),
     "Undecided": (ArithmeticError,),
     "NoBallForm": (ArithmeticError,),
+    "NotHomogeneous": (),
     "SideError": (),
     "SideValueError": (TypeError,),
     "SlowSide": (RuntimeError,),

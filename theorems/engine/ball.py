@@ -143,12 +143,12 @@ class Ball:
     def log2(self): return _ball(_arb(_log(self)) / flint.arb(2).log())
     def log10(self): return _ball(_arb(_log(self)) / flint.arb(10).log())
     def sqrt(self): return _sqrt(self)
-    def sin(self): return _ball(self.arb.sin())
-    def cos(self): return _ball(self.arb.cos())
+    def sin(self): return _ball(_sin(self.arb))
+    def cos(self): return _ball(_cos(self.arb))
     def tan(self): return _ball(self.arb.tan())
     def tanh(self): return _ball(self.arb.tanh())
-    def sinh(self): return _ball(self.arb.sinh())
-    def cosh(self): return _ball(self.arb.cosh())
+    def sinh(self): return _ball(_hyperbolic(self.arb, flint.arb.sinh, -1))
+    def cosh(self): return _ball(_hyperbolic(self.arb, flint.arb.cosh, 1))
     def arctan(self): return _ball(self.arb.atan())
     def arcsin(self): return _ball(self.arb.asin())
     def arccos(self): return _ball(self.arb.acos())
@@ -187,9 +187,24 @@ def _operate(operation, mine, other):
 def _power(base, exponent):
     # an integer power of a ball containing negative numbers (or 0) is defined, though arb's power of a
     # ball whose midpoint is 0 is nan (python-flint 0.9): repeated products instead
-    if exponent.is_exact() and exponent.is_integer() and abs(float(exponent.mid())) <= 64:
-        return _integer_power(base, int(float(exponent.mid())))
-    return base ** exponent
+    if exponent.is_exact() and exponent.is_integer():
+        if abs(float(exponent.mid())) <= 64:
+            return _integer_power(base, int(float(exponent.mid())))
+        if not base >= 0:  # a large integer power of a ball reaching below 0 (arb's is nan at -inf or around 0)
+            return _signed_power(base, exponent)
+    power = base ** exponent
+    if power.is_nan() and base > 0 and exponent.is_finite():
+        return (exponent * base.log()).exp()  # arb's power is nan past its range (1e308**1e308): unbounded instead
+    return power
+
+
+def _signed_power(base, exponent):
+    magnitude = abs(base) ** exponent
+    if int(exponent.unique_fmpz()) % 2 == 0:
+        return magnitude
+    if base <= 0:
+        return -magnitude
+    return magnitude.union(-magnitude)
 
 
 def _integer_power(base, n: int):
@@ -291,7 +306,17 @@ def _constant(value):
     (``0.1`` means 1/10) or a rounded result (``np.sqrt(2)``); it becomes a ball of radius one ulp, which
     holds both. A float whose shortest decimal form is exactly its binary value (``0.5``, ``2.0``, ``3.0``)
     stays exact. Instance values never come here: :func:`balls` makes them exact first."""
-    return _constant_of(float(value), float(np.spacing(np.abs(value))) if isinstance(value, np.floating) else None)
+    return _constant_of(float(value), _ulp(value) if isinstance(value, np.floating) else None)
+
+
+def _ulp(value) -> float:
+    """One unit in the last place of ``value`` in its own type (float64 for a Python float)."""
+    magnitude = np.abs(value)
+    with np.errstate(over="ignore"):
+        ulp = np.spacing(magnitude)
+    if not np.isfinite(ulp):  # the type's largest number: numpy's spacing steps past it to inf; its binade's ulp
+        ulp = np.spacing(np.nextafter(magnitude, type(magnitude)(0)))
+    return float(ulp)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -300,8 +325,7 @@ def _constant_of(value: float, spacing: float | None):
         return _exact(value)
     if decimal.Decimal(repr(value)) == decimal.Decimal(value):
         return flint.arb(value)
-    ulp = spacing if spacing is not None else float(np.spacing(abs(value)))
-    return flint.arb(value, ulp)
+    return flint.arb(value, spacing if spacing is not None else _ulp(value))
 
 
 def _ball(value) -> Ball:
@@ -311,8 +335,32 @@ def _ball(value) -> Ball:
 
 
 def _ball_function(name: str):
-    method = getattr(flint.arb, name)
+    method = _ARB_FUNCTIONS.get(name) or getattr(flint.arb, name)
     return np.frompyfunc(lambda x: _ball(method(_arb(x))), 1, 1)
+
+
+def _no_limit_at_infinity(function):
+    """``function`` of an arb ball, and nan at an exact infinity: arb's ``sin`` and ``cos`` of ``±inf`` are
+    ``[±1]``, but the functions have no limit there (float64 gives nan), so there is no value to enclose."""
+    def apply(value):
+        return flint.arb.nan() if value.rad() == 0 and not value.is_finite() else function(value)
+
+    return apply
+
+
+_sin = _no_limit_at_infinity(flint.arb.sin)
+_cos = _no_limit_at_infinity(flint.arb.cos)
+_ARB_FUNCTIONS = {"sin": _sin, "cos": _cos}
+
+
+def _hyperbolic(value, function, sign: int):
+    """arb's ``sinh``/``cosh`` (``sign`` -1/+1), or ``(e^x + sign·e^-x)/2`` where arb's is nan for a finite
+    argument (python-flint 0.9 gives nan for ``sinh(3e79)``; the exponentials give an enclosure, unbounded
+    if need be)."""
+    result = function(value)
+    if result.is_nan() and value.is_finite():
+        return (value.exp() + sign * (-value).exp()) / 2
+    return result
 
 
 def _sqrt(x):

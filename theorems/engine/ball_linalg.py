@@ -91,7 +91,25 @@ def eigvals(a):
         if any(other.overlaps(value.conjugate()) for j, other in enumerate(values) if j != k):
             raise NoBallForm("np.linalg.eigvals of a matrix whose eigenvalues are not certified real",
                              "repeated or complex eigenvalues; for a symmetric matrix use np.linalg.eigvalsh")
-    return _balls([v.real for v in values])
+    return _balls([values[k].real for k in _numpys_order(values, matrix)])
+
+
+def _numpys_order(enclosures: list, matrix: "flint.arb_mat") -> list[int]:
+    """The enclosures' indices in the order numpy's ``eigvals`` lists the eigenvalues of the matrix's midpoints
+    (LAPACK's order, not a sorted one, so that ``eigvals(a)[k]`` means on balls what it means in float64): each of
+    numpy's eigenvalues takes the nearest enclosure, clearly nearer than any other (at most half as far);
+    :class:`NoBallForm` where that is not so, or not one-to-one (eigenvalues closer than float64's error)."""
+    midpoints = np.array([[float(x.mid()) for x in row] for row in matrix.tolist()])
+    centres = [complex(float(v.real.mid()), float(v.imag.mid())) for v in enclosures]
+    order = []
+    for w in _numpys(np.linalg.eigvals)(midpoints):
+        distances = sorted((abs(centre - w), k) for k, centre in enumerate(centres))
+        clear = len(distances) == 1 or 2 * distances[0][0] < distances[1][0]
+        order.append(distances[0][1] if clear else -1)
+    if sorted(order) != list(range(len(centres))):
+        raise NoBallForm("np.linalg.eigvals: numpy's order of the eigenvalues could not be matched to their "
+                         "enclosures", "eigenvalues too close for float64 to tell apart")
+    return order
 
 
 def det(a):
@@ -122,19 +140,39 @@ def _nonnegative_root(total):
     return total.nonnegative_part().sqrt()  # a sum of squares is >= 0 exactly, whatever rounding reached
 
 
+def _two_norm(values: list, ord=2):
+    return _nonnegative_root(sum((x * x for x in values), flint.arb(0)))
+
+
+def _one_norm(values: list, ord=1):
+    return sum((abs(x) for x in values), flint.arb(0))
+
+
+def _largest_magnitude(values: list, ord=np.inf):
+    return functools.reduce(flint.arb.max, (abs(x) for x in values))
+
+
+def _smallest_magnitude(values: list, ord=-np.inf):
+    return functools.reduce(flint.arb.min, (abs(x) for x in values))
+
+
+def _p_norm(values: list, ord):
+    p = flint.arb(ord)
+    return sum((abs(x) ** p for x in values), flint.arb(0)) ** (1 / p)
+
+
+VECTOR_NORMS = {None: _two_norm, 2: _two_norm, 1: _one_norm, np.inf: _largest_magnitude,
+                -np.inf: _smallest_magnitude, "p": _p_norm}
+"""The ball form of ``np.linalg.norm(vector, ord)`` by ``ord``; ``"p"`` serves every other real ``ord > 0``."""
+
+
 def _vector_norm(values: list, ord):
-    if ord is None or ord == 2:
-        return _nonnegative_root(sum((x * x for x in values), flint.arb(0)))
-    if ord == np.inf:
-        return functools.reduce(flint.arb.max, (abs(x) for x in values))
-    if ord == -np.inf:
-        return functools.reduce(flint.arb.min, (abs(x) for x in values))
-    if ord == 1:
-        return sum((abs(x) for x in values), flint.arb(0))
-    if isinstance(ord, (int, float, np.integer, np.floating)) and ord > 0:
-        p = flint.arb(ord)
-        return sum((abs(x) ** p for x in values), flint.arb(0)) ** (1 / p)
-    raise NoBallForm(f"np.linalg.norm(ord={ord!r}) of a vector", _DOC)
+    form = VECTOR_NORMS.get(ord) if isinstance(ord, (type(None), int, float, np.integer, np.floating)) else None
+    if form is None and isinstance(ord, (int, float, np.integer, np.floating)) and 0 < ord < np.inf:
+        form = VECTOR_NORMS["p"]
+    if form is None:
+        raise NoBallForm(f"np.linalg.norm(ord={ord!r}) of a vector", _DOC)
+    return form(values, ord)
 
 
 def _spectral(matrix: "flint.arb_mat"):
@@ -146,24 +184,38 @@ def _spectral(matrix: "flint.arb_mat"):
     return _nonnegative_root(largest)
 
 
-def _matrix_norm(matrix: "flint.arb_mat", ord):
+def _frobenius(matrix: "flint.arb_mat"):
+    return _two_norm([x for row in matrix.tolist() for x in row])
+
+
+def _column_sums(matrix: "flint.arb_mat") -> list:
     rows = matrix.tolist()
-    if ord is None or ord == "fro":
-        return _vector_norm([x for row in rows for x in row], 2)
-    if ord in (1, -1):
-        sums = [sum((abs(row[j]) for row in rows), flint.arb(0)) for j in range(matrix.ncols())]
-        return functools.reduce(flint.arb.max if ord == 1 else flint.arb.min, sums)
-    if ord in (np.inf, -np.inf):
-        sums = [sum((abs(x) for x in row), flint.arb(0)) for row in rows]
-        return functools.reduce(flint.arb.max if ord == np.inf else flint.arb.min, sums)
-    if ord == 2:
-        return _spectral(matrix)
-    raise NoBallForm(f"np.linalg.norm(ord={ord!r}) of a matrix", _DOC)
+    return [sum((abs(row[j]) for row in rows), flint.arb(0)) for j in range(matrix.ncols())]
+
+
+def _row_sums(matrix: "flint.arb_mat") -> list:
+    return [sum((abs(x) for x in row), flint.arb(0)) for row in matrix.tolist()]
+
+
+MATRIX_NORMS = {None: _frobenius, "fro": _frobenius, 2: _spectral,
+                1: lambda m: functools.reduce(flint.arb.max, _column_sums(m)),
+                -1: lambda m: functools.reduce(flint.arb.min, _column_sums(m)),
+                np.inf: lambda m: functools.reduce(flint.arb.max, _row_sums(m)),
+                -np.inf: lambda m: functools.reduce(flint.arb.min, _row_sums(m))}
+"""The ball form of ``np.linalg.norm(matrix, ord)`` by ``ord`` (numpy's other orders, ``'nuc'`` and ``-2``, have none)."""
+
+
+def _matrix_norm(matrix: "flint.arb_mat", ord):
+    form = MATRIX_NORMS.get(ord) if isinstance(ord, (type(None), str, int, float, np.integer, np.floating)) else None
+    if form is None:
+        raise NoBallForm(f"np.linalg.norm(ord={ord!r}) of a matrix", _DOC)
+    return form(matrix)
 
 
 def norm(x, ord=None, axis=None, keepdims=False):
     """``np.linalg.norm`` in balls: vectors (any ``ord`` > 0, ±∞), matrices (``'fro'``, ±1, 2, ±∞)."""
     array = _entries(x)
+    shape = array.shape
     if axis is None:
         if ord is not None and array.ndim not in (1, 2):
             raise NoBallForm(f"np.linalg.norm(ord={ord!r}) of a {array.ndim}-D array", "as numpy: ord needs 1-D or 2-D")
@@ -183,8 +235,9 @@ def norm(x, ord=None, axis=None, keepdims=False):
     else:
         raise NoBallForm(f"np.linalg.norm over axes {axis}", "one or two axes only")
     result = _balls(values, outer)
-    if keepdims:
-        result = result.reshape([1 if a in axes else array.shape[a] for a in range(array.ndim)])
+    if keepdims:  # the shape numpy keeps: the array's as given (norm of everything flattens it above)
+        result = result.reshape([1] * len(shape) if array.ndim != len(shape) else
+                                [1 if a in axes else shape[a] for a in range(len(shape))])
     return result[()] if result.ndim == 0 else result
 
 

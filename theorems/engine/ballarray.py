@@ -8,12 +8,15 @@ arithmetic through numpy's protocols (NEP 13 ``__array_ufunc__``, NEP 18 ``__arr
   arcsin arccos arcsinh abs square reciprocal negative``; ``maximum``/``minimum`` (and so ``np.max``,
   ``np.min``, ``np.clip``) are sound ball maxima; comparisons and ``np.sort``/``argmax``/``where(a > b)``
   are certain or raise :class:`~theorems.engine.precision.Undecided`; ``isfinite``/``isnan``/``isinf``;
-  scipy.special's ``expit``, ``log_expit``, ``logit``, ``xlogy``, ``entr``, ``rel_entr`` (so
-  ``scipy.special.softmax``, ``log_softmax`` and ``logsumexp`` work too);
+  ``logical_and``/``logical_or`` (truth values); scipy.special's ``expit``, ``log_expit``, ``logit``, ``xlogy``,
+  ``entr``, ``rel_entr`` (so ``scipy.special.softmax``, ``log_softmax`` and ``logsumexp`` work too);
 - linear algebra (:mod:`theorems.engine.ball_linalg`): ``np.linalg.norm`` (vectors: any ``ord``;
   matrices: ``'fro'``, 1, 2, ∞), ``eigvalsh``, ``eigvals`` (of symmetric matrices), ``det``, ``solve``, ``inv``;
 - anything else that would turn a ball into a float (another ufunc, another ``np.linalg`` function)
   raises :class:`~theorems.engine.precision.NoBallForm` naming it.
+
+:mod:`theorems.engine.ball_forms` lists every form with the float64 function it stands for (the differential tests
+check each against it).
 
 >>> import scipy.special
 >>> from theorems.engine.precision import balls
@@ -28,13 +31,38 @@ from __future__ import annotations
 
 import functools
 
+import flint
 import numpy as np
 
 from theorems.engine import ball_linalg
-from theorems.engine.ball import Ball, NoBallForm, _arb, _ball, _log, use_array_type
+from theorems.engine.ball import Ball, NoBallForm, Undecided, _arb, _ball, _log, use_array_type
 
 _maximum = np.frompyfunc(lambda a, b: _ball(_arb(a).max(_arb(b))), 2, 1)
 _minimum = np.frompyfunc(lambda a, b: _ball(_arb(a).min(_arb(b))), 2, 1)
+
+
+def _ignoring_nan(extremum):
+    """``np.fmax``/``np.fmin``: the other argument where one is nan (the extremum of two balls otherwise)."""
+    def apply(a, b):
+        a, b = _arb(a), _arb(b)
+        return _ball(b if a.is_nan() else a if b.is_nan() else extremum(a, b))
+
+    return np.frompyfunc(apply, 2, 1)
+
+
+def _logaddexp(a, b):
+    # max(a, b) + log1p(exp(-|a - b|)): the sum of exponentials would overflow arb's working range (e^1e300)
+    a, b = _arb(a), _arb(b)
+    top = a.max(b)
+    if top.rad() == 0 and not top.is_finite() and not top.is_nan():
+        return _ball(top)  # both -inf (the sum is 0), or one is +inf
+    return _ball(top + (-abs(a - b)).exp().log1p())
+
+
+def _truth(combine):
+    """``np.logical_and``/``np.logical_or`` as truth values: numpy's object loop returns one of the operands
+    (Python's ``and``), which would count a ball's value where float64 counts ``True`` as 1."""
+    return np.frompyfunc(lambda a, b: combine(bool(a), bool(b)), 2, 1)
 
 
 def _unary(function):
@@ -46,32 +74,73 @@ def _predicate(test):
 
 
 def _expit(x):
+    # 1/(1+e^-x), or e^x/(1+e^x) below 0: e^-x of a large negative x is beyond arb's range (unbounded, then nan)
+    if _arb(x) < 0:  # arb's comparison: False unless certain (either formula holds everywhere)
+        tail = x.exp()
+        return tail / (1 + tail)
     return 1 / (1 + (-x).exp())
 
 
 def _log_expit(x):
-    # log(1/(1+e^{-x})) = -log1p(e^{-x}), finite for every real x
+    # log(1/(1+e^-x)) = -log1p(e^-x), or x - log1p(e^x) below 0 (the same number; e^-x would be out of range)
+    if _arb(x) < 0:
+        return x - x.exp().log1p()
     return -(-x).exp().log1p()
 
 
+def _undecided(name: str, *values):
+    return Undecided(f"scipy.special.{name} of {', '.join(str(_arb(v)) for v in values)}: which case of its "
+                     f"definition applies is undecided at {flint.ctx.prec} bits")
+
+
+def _logit(p):
+    # scipy: log(p/(1-p)) inside (0, 1), -inf at 0, +inf at 1, nan outside [0, 1]
+    value = _arb(p)
+    if value.is_nan() or value < 0 or value > 1:
+        return _ball(flint.arb.nan())
+    if value.is_zero() or (value - 1).is_zero():
+        return _ball(flint.arb.neg_inf() if value.is_zero() else flint.arb.pos_inf())
+    if value > 0 and value < 1:
+        return _log(p / (1 - p))
+    raise _undecided("logit", p)
+
+
 def _xlogy(x, y):
+    # scipy: 0 where x = 0 (unless y is nan), x·log(y) otherwise
     x, y = Ball(x) if not isinstance(x, Ball) else x, Ball(y) if not isinstance(y, Ball) else y
+    if y.arb.is_nan():
+        return _ball(flint.arb.nan())
     if x.arb.is_zero():
-        return _ball(x.arb * 0)
+        return _ball(flint.arb(0))
     return x * _log(y)
 
 
 def _entr(x):
+    # scipy: -x·log(x) for x > 0, 0 at 0, -inf for x < 0
+    if _arb(x) < 0:
+        return _ball(flint.arb.neg_inf())
     return -_xlogy(x, x)
 
 
 def _rel_entr(x, y):
-    return _xlogy(x, y / x) if not _arb(x).is_zero() else _ball(_arb(y) * 0)
+    # scipy: x·log(x/y) for x, y > 0; 0 for x = 0 and y >= 0; +inf otherwise (nan for a nan argument)
+    a, b = _arb(x), _arb(y)
+    if a.is_nan() or b.is_nan():
+        return _ball(flint.arb.nan())
+    if a > 0 and b > 0:
+        return Ball(x) * _log(Ball(x) / y)
+    if a.is_zero() and b >= 0:
+        return _ball(flint.arb(0))
+    if a < 0 or b < 0 or (a > 0 and b.is_zero()):
+        return _ball(flint.arb.pos_inf())
+    raise _undecided("rel_entr", x, y)
 
 
 def _sound_ufuncs() -> dict:
     """The ufuncs replaced on ball arrays, keyed by the numpy/scipy ufunc."""
-    table = {np.maximum: _maximum, np.minimum: _minimum, np.fmax: _maximum, np.fmin: _minimum,
+    table = {np.maximum: _maximum, np.minimum: _minimum, np.fmax: _ignoring_nan(flint.arb.max),
+             np.fmin: _ignoring_nan(flint.arb.min), np.logical_and: _truth(lambda a, b: a and b),
+             np.logical_or: _truth(lambda a, b: a or b),
              np.square: np.frompyfunc(lambda x: x * x if not isinstance(x, Ball) else x ** 2, 1, 1),
              np.reciprocal: np.frompyfunc(lambda x: 1 / x, 1, 1),
              np.isfinite: _predicate(lambda a: a.is_finite()),
@@ -79,7 +148,7 @@ def _sound_ufuncs() -> dict:
              np.isinf: _predicate(lambda a: not a.is_finite() and not a.is_nan())}
     clip = getattr(np, "_core", getattr(np, "core", None)).umath.clip
     table[clip] = np.frompyfunc(lambda x, low, high: _ball(_arb(x).max(_arb(low)).min(_arb(high))), 3, 1)
-    table[np.logaddexp] = np.frompyfunc(lambda a, b: _log(Ball(a).exp() + Ball(b).exp()), 2, 1)
+    table[np.logaddexp] = np.frompyfunc(_logaddexp, 2, 1)
     for name in ("exp", "expm1", "log", "log1p", "log2", "log10", "sqrt", "sin", "cos", "tan", "tanh", "sinh", "cosh",
                  "arctan", "arcsin", "arccos", "arcsinh"):
         table[getattr(np, name)] = _unary(getattr(Ball, name))
@@ -89,7 +158,7 @@ def _sound_ufuncs() -> dict:
         return table
     table[special.expit] = _unary(_expit)
     table[special.log_expit] = _unary(_log_expit)
-    table[special.logit] = _unary(lambda p: _log(p / (1 - p)))
+    table[special.logit] = _unary(_logit)
     table[special.xlogy] = np.frompyfunc(_xlogy, 2, 1)
     table[special.entr] = _unary(_entr)
     table[special.rel_entr] = np.frompyfunc(_rel_entr, 2, 1)
@@ -101,7 +170,7 @@ _REDUCING = {np.maximum, np.minimum, np.fmax, np.fmin}
 # ufuncs that numpy's object loops already run soundly on balls (arithmetic and certain-or-Undecided comparisons)
 _NATIVE = {np.add, np.subtract, np.multiply, np.true_divide, np.divide, np.power, np.negative, np.positive,
            np.absolute, np.less, np.less_equal, np.greater, np.greater_equal, np.equal, np.not_equal,
-           np.logical_and, np.logical_or, np.logical_not, np.conjugate, np.matmul}
+           np.logical_not, np.conjugate, np.matmul}
 
 
 class BallArray(np.ndarray):
@@ -116,13 +185,15 @@ class BallArray(np.ndarray):
         if "out" in kwargs:
             kwargs["out"] = tuple(x.view(np.ndarray) if isinstance(x, BallArray) else x for x in kwargs["out"])
         if sound is None:
+            if method == "reduce" and "where" in kwargs and "initial" not in kwargs and ufunc.identity is not None:
+                kwargs["initial"] = _ball(flint.arb(ufunc.identity))  # float64's (the object loop has none)
             return _wrap(getattr(ufunc, method)(*inputs, **kwargs))
         if ufunc in _REDUCING:
             if "initial" in kwargs:
                 kwargs["initial"] = _ball(_arb(kwargs["initial"]))
             if method == "reduce":
                 return _wrap(_reduce_axes(sound, inputs[0], **kwargs))
-        elif method != "__call__":
+        elif method != "__call__" and ufunc not in _NATIVE:  # a native one's entry (ball_forms.replaced) reduces too
             raise NoBallForm(f"{_name(ufunc)}.{method}", "only plain calls of it have a ball form")
         if ufunc in (np.isfinite, np.isnan, np.isinf):
             return sound(inputs[0])
@@ -170,12 +241,21 @@ def _log_softmax(x, axis=None):
     return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
 
 
+def _shift(x):
+    """A shift for ``logsumexp``: the ball itself, or 0 for an exact ``-inf`` (no entry that counts is finite)."""
+    value = _arb(x)
+    return _ball(flint.arb(0) if value.rad() == 0 and not value.is_finite() and value < 0 else value)
+
+
 def _logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
     if return_sign:
         raise NoBallForm("scipy.special.logsumexp(return_sign=True)", "the sign of a ball sum is not decided here")
     a = _as_ball_array(a)
-    top = np.max(a, axis=axis, keepdims=True)
-    terms = np.exp(a - top) if b is None else np.asarray(b) * np.exp(a - top)
+    # shift by the largest entry that counts (a zero weight's entry does not: e^(a-top) of the others could be far
+    # below arb's range), and by 0 where none is finite (all -inf, or no weight: the sum is 0, the result -inf)
+    unweighted = None if b is None else np.asarray(b) == 0
+    top = np.frompyfunc(_shift, 1, 1)(np.max(a if b is None else np.where(unweighted, -np.inf, a), axis=axis, keepdims=True))
+    terms = np.exp(a - top) if b is None else np.where(unweighted, _ball(flint.arb(0)), np.asarray(b) * np.exp(a - top))
     result = np.log(np.sum(terms, axis=axis, keepdims=True)) + top
     if not keepdims:
         result = result.reshape(np.sum(terms, axis=axis).shape) if np.ndim(np.sum(terms, axis=axis)) else result.ravel()[0]
@@ -195,6 +275,10 @@ def _ball_aware(original, ball_form):
     return dispatch
 
 
+SCIPY_FORMS = {"softmax": _softmax, "log_softmax": _log_softmax, "logsumexp": _logsumexp}
+"""scipy.special's plain Python functions with a ball form, by name (its ufuncs' forms are in ``_SOUND``)."""
+
+
 def _install_scipy_forms() -> None:
     """scipy.special's ``softmax``, ``log_softmax`` and ``logsumexp`` are plain Python functions (no numpy
     protocol reaches them) whose object-array paths go through complex numbers: on balls, they are
@@ -203,20 +287,29 @@ def _install_scipy_forms() -> None:
         import scipy.special as special
     except ImportError:
         return
-    for name, form in (("softmax", _softmax), ("log_softmax", _log_softmax), ("logsumexp", _logsumexp)):
+    for name in SCIPY_FORMS:
         original = getattr(special, name, None)
         if original is not None and not hasattr(original, "__ball_form__"):
-            setattr(special, name, _ball_aware(original, form))
+            setattr(special, name, _ball_aware(original, _scipy_form(name)))
+
+
+def _scipy_form(name: str):
+    """The ball form of ``scipy.special.<name>``, looked up in :data:`SCIPY_FORMS` when called."""
+    return lambda *args, **kwargs: SCIPY_FORMS[name](*args, **kwargs)
 
 
 
-def _reduce_axes(ufunc, array, axis=0, keepdims=False, **kwargs):
-    """``ufunc.reduce`` over several axes (a Python-level ufunc reduces over one): move them last, flatten them."""
+def _reduce_axes(ufunc, array, axis=0, keepdims=False, where=None, **kwargs):
+    """``ufunc.reduce`` over several axes (a Python-level ufunc reduces over one): move them last, flatten them
+    (and ``where`` with them: it is a mask over the array as given)."""
     array = np.asarray(array, dtype=object)
     axes = tuple(range(array.ndim)) if axis is None else (axis,) if np.isscalar(axis) else tuple(axis)
     axes = tuple(sorted(a % array.ndim for a in axes))
     rest = [a for a in range(array.ndim) if a not in axes]
-    moved = np.transpose(array, rest + list(axes)).reshape([array.shape[a] for a in rest] + [-1])
+    shape = [array.shape[a] for a in rest] + [-1]
+    moved = np.transpose(array, rest + list(axes)).reshape(shape)
+    if where is not None and where is not True:  # np.max passes where=True; numpy refuses any mask without initial
+        kwargs["where"] = np.transpose(np.broadcast_to(where, array.shape), rest + list(axes)).reshape(shape)
     result = ufunc.reduce(moved, axis=-1, **kwargs)
     if keepdims:
         result = np.asarray(result, dtype=object).reshape([1 if a in axes else array.shape[a] for a in range(array.ndim)])

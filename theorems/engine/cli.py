@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import json
 import sys
+import time
 from pathlib import Path
 
 from theorems.engine import ledger, profiles
 from theorems.engine.proof import prove
 from theorems.engine.catalogue import STATEMENTS, select
+from theorems.engine.checker import REFINE, verify_proof
 from theorems.engine.search import MAX_EXAMPLES, check
 from theorems.engine.validation import check_output_path
+from theorems.errors import InvalidArgument, TheoremsError
 
 EPILOG = """examples:
   python -m theorems list
@@ -19,7 +24,15 @@ EPILOG = """examples:
   python -m theorems check corollary1 --json    # an id or an id prefix; JSON for machines
   python -m theorems check lemma1 --prove       # also prove each holding statement on its declared domain
   python -m theorems ledger                     # writes docs/verdicts.md and the README's verdict table
+  python -m theorems verify-proof proof.json    # re-check a certificate of prove(..., certificate=PATH)
 """
+
+VERIFY_HELP = """re-check a proof certificate written by prove(..., certificate=PATH) with an independent checker: its
+own interval arithmetic (second-order jets over arb balls at 96 bits), its own derivative rules, an exact check
+that the boxes tile the domain, and its own proofs of every face reduction and homogeneity reduction the
+certificate claims. It shares no bounding code with the prover. Exit status: 0 proved, 1 rejected (the reason
+names the box and what failed), 2 bad input (a missing file, not a certificate, a newer format, an unknown
+statement)."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -28,7 +41,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Property-based verification of the statements of 'Limitations of Normalization in "
                     "Attention Mechanism' (arXiv 2508.17821): each statement is searched for a counterexample, "
                     "which is shrunk to a minimal instance and certified in ball arithmetic.")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="{list,check,ledger}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{list,check,ledger,verify-proof}")
     commands.add_parser("list", help="list every statement with its expected verdict")
     for name, text in (("check", "search every named statement and compare with its expected verdict"),
                        ("ledger", "check every statement, probe every hypothesis, write the verdict ledger")):
@@ -51,6 +64,16 @@ def _parser() -> argparse.ArgumentParser:
         sub.add_argument("--seed", type=_seed, default=0, help="search seed, for reproducible verdicts (default: 0)")
         sub.add_argument("--profile", choices=tuple(profiles.PROFILES), default="ci",
                          help="Hypothesis settings profile (default: %(default)s)")
+    verify = parser.verify = commands.add_parser("verify-proof", help="re-check a proof certificate with the independent checker",
+                                 description=VERIFY_HELP)
+    verify.add_argument("path", metavar="PATH", help="the certificate (JSON) that prove(..., certificate=PATH) wrote")
+    verify.add_argument("--json", action="store_true", help="print the result as one JSON document")
+    verify.add_argument("--refine", type=_refine, default=REFINE,
+                        help="how many times in depth the checker may bisect a box its enclosure does not close at "
+                             "once (0: every box must close as given; default: %(default)s)")
+    verify.add_argument("--statements", metavar="MODULE", default=None,
+                        help="a module (dotted name or .py file) whose module-level Statement the certificate proves, "
+                             "for a statement of your own (default: the catalogue)")
     return parser
 
 
@@ -78,6 +101,7 @@ _examples = _integer_argument(
     beyond=f"examples per search cannot finish (at 100–3000 examples/s that is hours to years); use at most "
            f"{MAX_EXAMPLES}, and several --seed values for a wider search")
 _seconds = _integer_argument(minimum=1)
+_refine = _integer_argument(minimum=0, maximum=64, beyond="levels of bisection: at most 64")
 _seed = _integer_argument(minimum=0)
 
 
@@ -163,10 +187,57 @@ def _ledger(args, parser) -> int:
     return 1 if mismatches else 0
 
 
+def _verify(args, parser) -> int:
+    try:
+        statement = _user_statement(args.statements, args.path) if args.statements else None
+        check = verify_proof(args.path, statement=statement, refine=args.refine,
+                             progress=None if args.json else _box_progress())
+    except TheoremsError as error:
+        parser.verify.error(str(error))
+    print(json.dumps(check.to_json(), indent=2) if args.json else check.describe())
+    return 0 if check.proved else 1
+
+
+def _box_progress():
+    """A line on stderr every few seconds of a long check: boxes done out of all."""
+    last = [time.perf_counter()]
+
+    def report(done: int, total: int) -> None:
+        if time.perf_counter() - last[0] > 5 or done == total and total > 1000:
+            last[0] = time.perf_counter()
+            print(f"  verify-proof: {done}/{total} boxes checked ...", file=sys.stderr, flush=True)
+    return report
+
+
+def _user_statement(module: str, path: str):
+    """The module-level Statement of ``module`` (a dotted name or a ``.py`` file) that the certificate names."""
+    from theorems.engine.checker.certificate import read
+    from theorems.engine.statement import Statement
+
+    wanted = read(path).statement_id
+    try:
+        if module.endswith(".py"):
+            spec = importlib.util.spec_from_file_location(Path(module).stem, module)
+            if spec is None or not Path(module).is_file():
+                raise InvalidArgument(f"--statements={module!r}: no such file")
+            loaded = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(loaded)
+        else:
+            loaded = importlib.import_module(module)
+    except ImportError as error:
+        raise InvalidArgument(f"--statements={module!r} cannot be imported: {error}") from None
+    found = [v for v in vars(loaded).values() if isinstance(v, Statement) and v.id == wanted]
+    if not found:
+        raise InvalidArgument(f"--statements={module!r} has no module-level Statement with id {wanted!r}")
+    return found[0]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
     if args.command == "list":
         return _list()
+    if args.command == "verify-proof":
+        return _verify(args, parser)
     profiles.load(args.profile)
     return _check(args, parser) if args.command == "check" else _ledger(args, parser)

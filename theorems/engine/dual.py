@@ -144,6 +144,26 @@ class Dual:
     def __le__(self, other): return self._compare(other, "<=", -1, False)
     def __gt__(self, other): return self._compare(other, ">", 1, True)
     def __ge__(self, other): return self._compare(other, ">=", 1, False)
+
+    def __eq__(self, other):
+        # equal at every point of the box (the difference is exactly 0), at none (0 is outside it), or Undecided;
+        # object identity (Python's default) would say x == 0 is False on a box holding 0
+        if isinstance(other, np.ndarray) and other.ndim:
+            return NotImplemented
+        theirs = _dual(other)
+        if theirs is NotImplemented:
+            return NotImplemented
+        difference = (self - theirs).value
+        if difference.is_zero():
+            return True
+        if not difference.contains(0):
+            return False
+        raise Undecided(f"{self.value} == {theirs.value} is undecided on this box")
+
+    def __ne__(self, other):
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
     __hash__ = None
 
     def __bool__(self) -> bool:

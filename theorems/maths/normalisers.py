@@ -176,7 +176,7 @@ def sparsemax() -> Normaliser:
     """Euclidean projection onto the simplex (Martins & Astudillo 2016); exact zeros."""
 
     def mapping(logits, xp):
-        if xp.name == "dual":  # on a box of balls a sort is undecided near every tie
+        if xp.name in ("dual", "jet"):  # on a box (prover's balls, checker's jets) a sort is undecided at ties
             tau = _threshold_without_sort(logits, xp)
         else:
             z = _sorted_descending(logits)

@@ -1,0 +1,65 @@
+"""The checker shares no bounding code with the prover. Statically: no module of ``theorems/engine/checker`` imports
+(anywhere in its source, function bodies included) the prover's proof, duals, boxes or ball backend, or anything
+but the error tree, the argument checks, the catalogue (to look a statement up) and its own modules. At run time: with every bounding
+entry point of the prover made to raise, a certificate is still proved, so no call reaches them."""
+
+import pytest
+
+from checker_certificates import certificate, tiling, write
+from test_import_floors import imported, project_modules
+from theorems import STATEMENTS
+
+PROVER = {"theorems.engine.proof", "theorems.engine.dual", "theorems.engine.boxes", "theorems.engine.ball",
+          "theorems.engine.ballarray", "theorems.engine.ball_linalg", "theorems.engine.precision",
+          "theorems.engine.search"}
+ALLOWED = {"theorems.errors", "theorems.engine.catalogue", "theorems.engine.validation"}
+
+
+def _checker_imports() -> dict[str, set[str]]:
+    import ast
+
+    modules = project_modules()
+    known = set(modules) | {name.rsplit(".", 1)[0] for name in modules}
+    return {name: imported(ast.parse(path.read_text(encoding="utf-8")), name, path.name == "__init__.py", known)
+            for name, path in modules.items() if name.startswith("theorems.engine.checker")}
+
+
+def test_the_checker_has_modules():
+    assert {"theorems.engine.checker.jet", "theorems.engine.checker.verify"} <= set(_checker_imports())
+
+
+def test_no_checker_module_imports_the_prover_or_the_ball_backend():
+    for module, targets in _checker_imports().items():
+        own = {t for t in targets if t.startswith("theorems.engine.checker")}
+        assert not targets & PROVER, f"{module} imports the prover's {sorted(targets & PROVER)}"
+        assert targets - own <= ALLOWED, f"{module} imports {sorted(targets - own - ALLOWED)}"
+
+
+def test_the_walk_would_see_a_lazy_import_of_the_prover(tmp_path):
+    import ast
+
+    tree = ast.parse("def f():\n    from theorems.engine import dual\n    return dual\n")
+    assert imported(tree, "theorems.engine.checker.jet", False, {"theorems.engine.dual", "theorems.engine"}) \
+        == {"theorems.engine.dual"}
+
+
+def test_a_certificate_is_proved_with_the_provers_bounding_code_disabled(monkeypatch, tmp_path):
+    from theorems.engine import ball, ball_linalg, boxes, dual, precision, proof
+    from theorems.engine.checker import verify_proof
+
+    statement = STATEMENTS["corollary3.frobenius.corrected"]
+    data = certificate(statement.id, {"gaps": [(0.0, 3.0)], "T": (0.9, 1.1)}, slack=1e-4)
+    data["boxes"] = tiling(statement, data)
+    path = write(tmp_path / "proof.json", data)
+
+    def poisoned(*args, **kwargs):
+        raise AssertionError("the checker reached the prover's bounding code")
+    for module, names in ((dual.Dual, ("__init__",)), (dual, ("on_box", "spectral_norm", "norm", "maximum")),
+                          (boxes, ("dual_instance", "centre_radius", "bisect")), (proof, ("prove", "_bound")),
+                          (ball.Ball, ("__init__",)), (ball_linalg, ("_spectral",)), (precision, ("_bits", "balls"))):
+        for name in names:
+            monkeypatch.setattr(module, name, poisoned)
+    check = verify_proof(path, refine=0)
+    assert check.proved, check.describe()
+    with pytest.raises(AssertionError, match="bounding code"):
+        dual.on_box([])

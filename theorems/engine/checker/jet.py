@@ -1,0 +1,573 @@
+"""The checker's own enclosures: second-order forward-mode jets over arb intervals on a box.
+
+The proof checker shares no bounding code with the prover (``tests/unit/test_checker_independence.py``): its
+intervals are python-flint arb balls at its own precision (:data:`BITS`, the prover works at 128), and its
+derivative rules are the ones below. A :class:`Jet` is a quantity ``f`` of the box's coordinates ``x ∈ B``,
+``B = C + h`` (``C`` a point of the box, ``h_k ∈ [low_k − C_k, high_k − C_k]``)::
+
+    c ⊇ {f(C)}    d_k ⊇ {∂_k f(C)}                                 at the point C
+    v ⊇ f(B)      g_k ⊇ ∂_k f(B)    H_kl ⊇ ∂_k ∂_l f(B)             on the box (H is None where f is not C² on B)
+
+Each operation applies the chain rule to all five, then tightens the box's value and gradient by Taylor's
+theorem along the segment from ``C`` to ``x`` (which stays in the box)::
+
+    v ⊆ c + Σ_k g_k h_k                          mean value (f Lipschitz: at a kink g holds every one-sided slope)
+    v ⊆ c + Σ_k d_k h_k + ½ Σ_kl H_kl h_k h_l    Lagrange remainder (f twice differentiable on B)
+    g_k ⊆ d_k + Σ_l H_kl h_l
+
+``c`` and ``d`` are nearly exact, so the second form overestimates by ``O(width³)`` where plain intervals
+overestimate by ``O(width)``: a box around a point where a tight bound is attained closes. A ``max`` or ``abs``
+undecided on the box has no second derivative there: its gradient is the hull of both sides' and ``H`` is None.
+
+``deg`` (when the box is *graded*) is each quantity's degree of homogeneity in the scaled coordinates: the
+checker's proof that a statement is homogeneous (:mod:`theorems.engine.checker.reductions`).
+
+>>> with on_box(Box([Fraction(-1, 10)], [Fraction(1, 10)])) as (x,):
+...     y = (x.exp() - x)                    # 1 + x²/2 + ...: plain intervals give [0.80, 1.21]
+>>> 1 <= y.lo and y.hi < 1.0056
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import numbers
+from fractions import Fraction
+
+import flint
+import numpy as np
+
+from theorems.errors import InvalidArgumentType, NotHomogeneous, Undecided
+
+BITS = 96
+"""The checker's working precision in bits."""
+
+
+def _fraction_arb(value: Fraction):
+    return flint.arb(flint.fmpq(value.numerator, value.denominator))
+
+
+def arb_of(value):
+    """An arb ball holding the real number ``value`` denotes. A float means its shortest decimal form or a
+    rounded result, so it carries one ulp unless that decimal is its exact value (``0.5``: exact, ``0.1``: not),
+    as the suite's ball backend reads side constants (``docs/soundness.md``)."""
+    if isinstance(value, flint.arb):
+        return value
+    if isinstance(value, (bool, np.bool_, int, np.integer)):
+        return flint.arb(int(value))
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        if not np.isfinite(value) or Fraction(repr(value)) == Fraction(value):
+            return flint.arb(value)
+        return flint.arb(value, float(np.spacing(abs(value))))
+    if isinstance(value, Fraction):
+        return _fraction_arb(value)
+    if isinstance(value, str):
+        return _fraction_arb(Fraction(value))
+    return None
+
+
+class Box:
+    """A box ``[lows, highs]`` (exact rationals) and the point ``C`` its jets expand around; ``graded``: track
+    degrees of homogeneity. ``ends[k] = (p_k, q_k)``: exact bounds of ``h_k = x_k − C_k`` (an arb ball's radius is
+    rounded up to 30 bits, so a ball of ``[0, w]`` reaches below 0: decisions use these ends, never the balls')."""
+
+    def __init__(self, lows, highs, *, graded: bool = False) -> None:
+        self.lows, self.highs = tuple(lows), tuple(highs)
+        self.n = n = len(self.lows)
+        self.graded = graded
+        with _precision():
+            centre = [_point(lo, hi) for lo, hi in zip(self.lows, self.highs)]
+            self.centre = tuple(_fraction_arb(c) for c in centre)
+            self.ends = tuple((_fraction_arb(lo - c).lower(), _fraction_arb(hi - c).upper())
+                              for lo, hi, c in zip(self.lows, self.highs, centre))
+            self.h = tuple(p.union(q) for p, q in self.ends)
+            self.intervals = tuple(c + h for c, h in zip(self.centre, self.h))
+            self.pairs = tuple((k, m) for k in range(n) for m in range(k, n))
+            self.quadratic = tuple(_half_square(self.h[k]) if k == m else self.h[k] * self.h[m] for k, m in self.pairs)
+        where = {pair: p for p, pair in enumerate(self.pairs)}
+        self.live = tuple(k for k in range(n) if self.lows[k] != self.highs[k])
+        self.diagonal = tuple(where[k, k] for k in range(n))
+        self.cross = tuple(where[k, m] for k in self.live for m in self.live if k < m)
+        self.rows = tuple(tuple((where[min(k, m), max(k, m)], m) for m in range(n)) for k in range(n))
+        self.zeros = (flint.arb(0),) * n
+        self.zero_hessian = (flint.arb(0),) * len(self.pairs)
+
+    def coordinates(self, degrees=None) -> tuple["Jet", ...]:
+        """One jet per coordinate: ``x_k`` (``degrees[k]`` its degree when graded)."""
+        unit = [tuple(flint.arb(int(j == k)) for j in range(self.n)) for k in range(self.n)]
+        return tuple(Jet(c, unit[k], x, unit[k], self.zero_hessian,
+                         (Fraction(degrees[k]) if degrees else Fraction(0)) if self.graded else None,
+                         (c + p).lower(), (c + q).upper())
+                     for k, (c, x, (p, q)) in enumerate(zip(self.centre, self.intervals, self.ends)))
+
+
+@contextlib.contextmanager
+def _precision():
+    saved = flint.ctx.prec
+    flint.ctx.prec = BITS
+    try:
+        yield
+    finally:
+        flint.ctx.prec = saved
+
+
+def _point(low: Fraction, high: Fraction) -> Fraction:
+    """A point of ``[low, high]`` near its midpoint that is a short dyadic (so exact in arb) where one is near."""
+    middle = (low + high) / 2
+    if middle.denominator & (middle.denominator - 1) == 0 and middle.denominator.bit_length() < BITS // 2:
+        return middle
+    mid = _fraction_arb(middle).mid()
+    man, exp = mid.man_exp()
+    exact = Fraction(int(man)) * Fraction(2) ** int(exp)
+    return exact if low <= exact <= high else middle
+
+
+def _half_square(h):
+    """``½h²`` over the interval ``h``: ``[0, ½ max|h|²]``."""
+    top = h.abs_upper()
+    return flint.arb(0).union(top * top / 2)
+
+
+_BOXES: list[Box] = []
+
+
+@contextlib.contextmanager
+def on_box(box: Box, degrees=None):
+    """Within this block, jets (and the constants they meet) live on ``box``; yields its coordinate jets."""
+    _BOXES.append(box)
+    try:
+        with _precision():
+            yield box.coordinates(degrees)
+    finally:
+        _BOXES.pop()
+
+
+def current_box() -> Box:
+    if not _BOXES:
+        raise InvalidArgumentType("a jet exists only on a box: evaluate inside checker.jet.on_box(...)")
+    return _BOXES[-1]
+
+
+def _degree(a: "Jet", b: "Jet", operation: str):
+    """The common degree of ``a`` and ``b`` (an exact 0 has every degree), or :class:`NotHomogeneous`."""
+    if a.deg == b.deg or b.v.is_zero():
+        return a.deg
+    if a.v.is_zero():
+        return b.deg
+    raise NotHomogeneous(f"{operation} of quantities of degrees {a.deg} and {b.deg}")
+
+
+def _meet(wide, narrow):
+    """The intersection of two enclosures of one quantity (``wide`` alone where ``narrow`` is not finite)."""
+    if not narrow.is_finite():
+        return wide
+    if not wide.is_finite():
+        return narrow
+    if not wide.overlaps(narrow):  # both hold the exact value: disjoint enclosures are a bug, never a result
+        raise Undecided(f"internal: disjoint enclosures {wide} and {narrow}")
+    return wide.intersection(narrow)
+
+
+def _dot(xs, ys):
+    total = flint.arb(0)
+    for x, y in zip(xs, ys):
+        total += x * y
+    return total
+
+
+def _make(c, d, ends, g, H, deg) -> "Jet":
+    """The jet of these parts; its value's exact ``ends`` (from the operation, by interval arithmetic on the ends
+    of its arguments) met with the mean-value and Taylor forms."""
+    box = _BOXES[-1]
+    d, g = tuple(d), tuple(g)
+    if H is not None:
+        g = tuple(_meet(gk, dk + _dot((H[p] for p, _ in row), (box.h[m] for _, m in row)))
+                  for gk, dk, row in zip(g, d, box.rows))
+    low, high = ends
+    if c.is_finite():
+        for form_low, form_high in (_linear(c, g, box),) + ((_taylor(c, d, H, box),) if H is not None else ()):
+            low, high = max(low, form_low), min(high, form_high)
+    if low > high:  # both hold the exact value: disjoint enclosures are a bug, never a result
+        raise Undecided(f"internal: disjoint enclosures of one value ({ends}, [{low}, {high}])")
+    value = low.union(high) if low.is_finite() and high.is_finite() else flint.arb(0).union(low).union(high)
+    return Jet(c, d, value, g, H, deg, low, high)
+
+
+def _ends(x) -> tuple:
+    return x.lower(), x.upper()
+
+
+def _times(a: "Jet", b: "Jet") -> tuple:
+    """Exact ends of ``[a.lo, a.hi]·[b.lo, b.hi]`` (a product of balls overestimates a wide one's)."""
+    corners = (a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi)
+    return min(x.lower() for x in corners), max(x.upper() for x in corners)
+
+
+def _squared(a: "Jet") -> tuple:
+    low, high = a.lo * a.lo, a.hi * a.hi
+    if a.lo >= 0:
+        return low.lower(), high.upper()
+    if a.hi <= 0:
+        return high.lower(), low.upper()
+    return flint.arb(0), max(low.upper(), high.upper())
+
+
+def _linear(c, g, box):
+    """Exact ends of ``c + Σ_k g_k h_k`` over the box (the mean-value form); ``h_k ∈ [p_k, q_k]``, ``p_k ≤ 0 ≤ q_k``."""
+    low, high = c.lower(), c.upper()
+    for k in box.live:
+        if not g[k].is_finite():
+            return flint.arb.neg_inf(), flint.arb.pos_inf()
+        p, q = box.ends[k]
+        g_low, g_high = g[k].lower(), g[k].upper()
+        low += min((g_low * q).lower(), (g_high * p).lower())
+        high += max((g_high * q).upper(), (g_low * p).upper())
+    return low.lower(), high.upper()
+
+
+def _taylor(c, d, H, box):
+    """Exact ends of ``c + Σ_k d_k h_k + ½ Σ_kl H_kl h_k h_l`` over the box: each coordinate's
+    ``d_k h_k + ½ H_kk h_k²`` bounded as the quadratic it is (at its vertex, not ``h_k`` and ``h_k²`` apart: they
+    move together), the cross terms as intervals."""
+    if not all(x.is_finite() for x in H) or not all(x.is_finite() for x in d):
+        return flint.arb.neg_inf(), flint.arb.pos_inf()
+    low, high = c.lower(), c.upper()
+    for k in box.live:
+        a, b = d[k], H[box.diagonal[k]] / 2
+        p, q = box.ends[k]
+        a_low, a_high, b_low, b_high = a.lower(), a.upper(), b.lower(), b.upper()
+        high += max(_top(a_high, b_high, q), _top(-a_low, b_high, -p))  # h ∈ [0, q], and h = −u, u ∈ [0, −p]
+        low -= max(_top(-a_low, -b_low, q), _top(a_high, -b_low, -p))
+    for p in box.cross:
+        term = H[p] * box.quadratic[p]
+        low, high = low + term.lower(), high + term.upper()
+    return low.lower(), high.upper()
+
+
+def _top(A, B, t):
+    """An exact upper bound of ``max_{h ∈ [0, t]} A·h + B·h²`` (``A``, ``B``, ``t ≥ 0`` exact)."""
+    if B >= 0 or A <= 0 or (A + 2 * B * t) >= 0:  # convex, or decreasing, or increasing up to t: an end
+        return max(flint.arb(0), (A * t + B * t * t).upper())
+    return (A * A / (-4 * B)).upper()  # the vertex, inside (0, t)
+
+
+def _square_arb(x):
+    if x.lower() >= 0 or x.upper() <= 0:
+        return x * x
+    top = x.abs_upper()
+    return flint.arb(0).union(top * top)
+
+
+def _hull_zero(x):
+    """``[−|x|, |x|]``: every ``s·x`` with ``s ∈ [−1, 1]``."""
+    return flint.arb(0, x.abs_upper()) if x.is_finite() else x
+
+
+class Jet:
+    """``f`` on the current box: see the module's docstring."""
+
+    __slots__ = ("c", "d", "v", "g", "H", "deg", "lo", "hi")
+
+    def __init__(self, c, d, v, g, H, deg, lo=None, hi=None) -> None:
+        self.c, self.d, self.v, self.g, self.H, self.deg = c, tuple(d), v, tuple(g), H, deg
+        self.lo = v.lower() if lo is None else lo  # exact ends: f(B) ⊆ [lo, hi]; v is the ball of them
+        self.hi = v.upper() if hi is None else hi
+
+    # arithmetic ------------------------------------------------------------------------------------------
+    def __add__(self, other):
+        other = jet(other)
+        if other is None:
+            return NotImplemented
+        H = None if self.H is None or other.H is None else tuple(a + b for a, b in zip(self.H, other.H))
+        return _make(self.c + other.c, (a + b for a, b in zip(self.d, other.d)),
+                     ((self.lo + other.lo).lower(), (self.hi + other.hi).upper()),
+                     tuple(a + b for a, b in zip(self.g, other.g)), H, _degree(self, other, "a sum"))
+
+    __radd__ = __add__
+
+    def __neg__(self):
+        return Jet(-self.c, (-a for a in self.d), -self.v, (-a for a in self.g),
+                   None if self.H is None else tuple(-a for a in self.H), self.deg, -self.hi, -self.lo)
+
+    def __pos__(self):
+        return self
+
+    def __sub__(self, other):
+        other = jet(other)
+        return NotImplemented if other is None else self + (-other)
+
+    def __rsub__(self, other):
+        other = jet(other)
+        return NotImplemented if other is None else other + (-self)
+
+    def __mul__(self, other):
+        if other is self:
+            return self._square()
+        other = jet(other)
+        if other is None:
+            return NotImplemented
+        a, b = self, other
+        H = None
+        if a.H is not None and b.H is not None:
+            H = tuple(ah * b.v + a.v * bh + a.g[k] * b.g[m] + a.g[m] * b.g[k]
+                      for ah, bh, (k, m) in zip(a.H, b.H, _BOXES[-1].pairs))
+        deg = None if a.deg is None else a.deg + b.deg
+        return _make(a.c * b.c, (x * b.c + a.c * y for x, y in zip(a.d, b.d)), _times(a, b),
+                     tuple(x * b.v + a.v * y for x, y in zip(a.g, b.g)), H, deg)
+
+    __rmul__ = __mul__
+
+    def _square(self):
+        a = self
+        H = None if a.H is None else tuple(2 * (a.v * ah + a.g[k] * a.g[m]) for ah, (k, m) in zip(a.H, _BOXES[-1].pairs))
+        return _make(_square_arb(a.c), (2 * a.c * x for x in a.d), _squared(a), tuple(2 * a.v * x for x in a.g),
+                     H, None if a.deg is None else 2 * a.deg)
+
+    def __truediv__(self, other):
+        other = jet(other)
+        return NotImplemented if other is None else self * other._reciprocal()
+
+    def __rtruediv__(self, other):
+        other = jet(other)
+        return NotImplemented if other is None else other * self._reciprocal()
+
+    def _reciprocal(self):
+        if not (self.lo > 0 or self.hi < 0):
+            raise Undecided(f"1/x with x ∈ [{self.lo}, {self.hi}], which may be 0 on this box")
+        return _unary(self, lambda x: 1 / x, lambda x, fx: -fx * fx, lambda x, fx, f1: 2 * fx * fx * fx,
+                      None if self.deg is None else -self.deg, monotone=-1)
+
+    def __pow__(self, other):
+        if isinstance(other, (int, np.integer)) and not isinstance(other, (bool, np.bool_)):
+            n = int(other)
+            if n < 0:
+                return (self ** -n)._reciprocal()
+            if n == 0:
+                return jet(1)
+            half = self ** (n // 2) if n > 1 else None
+            result = self if n == 1 else half._square()
+            return result * self if n > 1 and n % 2 else result
+        exponent = jet(other)
+        if exponent is None:
+            return NotImplemented
+        return (self.log() * exponent).exp()
+
+    def __rpow__(self, other):
+        base = jet(other)
+        return NotImplemented if base is None else base ** self
+
+    def __abs__(self):
+        if self.lo >= 0:
+            return self
+        if self.hi <= 0:
+            return -self
+        if _CHOICES:
+            return (self, -self)[_CHOICES[-1].choose(2)]
+        HULLS[0] += 1
+        d = self.d if self.c.lower() >= 0 else tuple(-x for x in self.d) if self.c.upper() <= 0 else map(_hull_zero, self.d)
+        return _make(abs(self.c), d, (flint.arb(0), max(-self.lo, self.hi)), tuple(map(_hull_zero, self.g)), None,
+                     self.deg)
+
+    # elementary functions (numpy's ufuncs call these methods on object arrays) ------------------------------
+    def exp(self):
+        return _unary(self, flint.arb.exp, lambda x, fx: fx, lambda x, fx, f1: fx, self._dimensionless("exp"), monotone=1)
+
+    def expm1(self):
+        return _unary(self, flint.arb.expm1, lambda x, fx: x.exp(), lambda x, fx, f1: f1, self._dimensionless("expm1"),
+                      monotone=1)
+
+    def log(self):
+        if not (self.lo > 0 and self.v > 0):
+            raise Undecided(f"log of [{self.lo}, {self.hi}], which is not certainly positive on the box")
+        return _unary(self, flint.arb.log, lambda x, fx: 1 / x, lambda x, fx, f1: -f1 * f1, self._dimensionless("log"),
+                      monotone=1)
+
+    def sqrt(self):
+        if self.lo < 0:
+            raise Undecided(f"sqrt of [{self.lo}, {self.hi}], which reaches below 0 on this box")
+        return _unary(self._nonnegative(), flint.arb.sqrt, lambda x, fx: 1 / (2 * fx), lambda x, fx, f1: -f1 * f1 * f1 * 2,
+                      None if self.deg is None else self.deg / 2, monotone=1)
+
+    def tanh(self):
+        return _unary(self, flint.arb.tanh, lambda x, fx: 1 - fx * fx, lambda x, fx, f1: -2 * fx * f1,
+                      self._dimensionless("tanh"), monotone=1)
+
+    def sin(self):
+        return _unary(self, flint.arb.sin, lambda x, fx: x.cos(), lambda x, fx, f1: -fx, self._dimensionless("sin"))
+
+    def cos(self):
+        return _unary(self, flint.arb.cos, lambda x, fx: -x.sin(), lambda x, fx, f1: -fx, self._dimensionless("cos"))
+
+    def _nonnegative(self):
+        """This jet with its value ball cut at 0 (``lo ≥ 0``: a ball of ``[0, w]`` reaches below 0 by rounding)."""
+        if self.v.lower() >= 0 and self.c.lower() >= 0:
+            return self
+        return Jet(self.c.nonnegative_part(), self.d, self.v.nonnegative_part(), self.g, self.H, self.deg, self.lo, self.hi)
+
+    def square(self):
+        return self._square()
+
+    def _dimensionless(self, name: str):
+        if self.deg not in (None, 0):
+            raise NotHomogeneous(f"{name} of a quantity of degree {self.deg}")
+        return self.deg
+
+    # comparisons: certain on the box, or Undecided ---------------------------------------------------------
+    def _compare(self, other, *, strict: bool, sign: int):
+        other = jet(other)
+        if other is None:
+            return NotImplemented  # an array: numpy compares element by element
+        difference = self - other
+        return _decide(difference.lo, difference.hi, strict=strict, sign=sign)
+
+    def __lt__(self, other):
+        return self._compare(other, strict=True, sign=-1)
+
+    def __le__(self, other):
+        return self._compare(other, strict=False, sign=-1)
+
+    def __gt__(self, other):
+        return self._compare(other, strict=True, sign=1)
+
+    def __ge__(self, other):
+        return self._compare(other, strict=False, sign=1)
+
+    __hash__ = None
+
+    def __bool__(self) -> bool:
+        if self.lo > 0 or self.hi < 0:
+            return True
+        if self.v.is_zero():
+            return False
+        raise Undecided(f"the truth of [{self.lo}, {self.hi}] is undecided on this box")
+
+    def __float__(self) -> float:
+        if self.v.is_exact() and all(x.is_zero() for x in self.g) and self.deg in (None, 0):
+            return float(self.v)
+        raise InvalidArgumentType(f"float() of {self.v}, which varies over the box (or has a degree): "
+                                  "a side must not evaluate at one point")
+
+    def __repr__(self) -> str:
+        return f"Jet(v={self.v}, g={list(self.g)}{'' if self.H is not None else ', no Hessian'})"
+
+
+numbers.Real.register(Jet)
+
+
+def _decide(low, high, *, strict: bool, sign: int) -> bool:
+    """``sign·x > 0`` (``≥ 0`` when not strict) for ``x ∈ [low, high]``, certain on the box, or :class:`Undecided`."""
+    low, high = (low, high) if sign > 0 else (-high, -low)
+    if (low > 0) if strict else (low >= 0):
+        return True
+    if (high <= 0) if strict else (high < 0):
+        return False
+    raise Undecided(f"the sign of [{low}, {high}] is undecided on this box")
+
+
+def _unary(a: Jet, f, f1, f2, deg, *, monotone: int = 0) -> Jet:
+    """``f(a)`` with ``f1(x, f(x))`` its derivative and ``f2(x, f(x), f'(x))`` its second derivative; ``monotone``:
+    ``f`` increases (1) or decreases (−1) on the box's values, so its value's ends are those of the argument's."""
+    value, centre = f(a.v), f(a.c)
+    slope, slope_c = f1(a.v, value), f1(a.c, centre)
+    H = None
+    if a.H is not None:
+        curvature = f2(a.v, value, slope)
+        H = tuple(curvature * a.g[k] * a.g[m] + slope * ah for ah, (k, m) in zip(a.H, _BOXES[-1].pairs))
+    ends = _ends(value)
+    if monotone:
+        low, high = (f(a.lo), f(a.hi)) if monotone > 0 else (f(a.hi), f(a.lo))
+        ends = (max(ends[0], low.lower()), min(ends[1], high.upper()))
+    return _make(centre, (slope_c * x for x in a.d), ends, tuple(slope * x for x in a.g), H, deg)
+
+
+def constant(value, deg=None) -> Jet:
+    """The exact constant ``value`` (an arb ball) on the current box, of degree ``deg`` (0 on a graded box)."""
+    box = current_box()
+    deg = (Fraction(0) if deg is None else Fraction(deg)) if box.graded else None
+    return Jet(value, box.zeros, value, box.zeros, box.zero_hessian, deg)
+
+
+def jet(value) -> Jet | None:
+    """``value`` as a jet of the current box (a number becomes an exact constant, a float its ulp ball);
+    ``None`` for what is not a real number."""
+    if isinstance(value, Jet):
+        return value
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value.item()
+    ball = arb_of(value)
+    return None if ball is None else constant(ball)
+
+
+class Choices:
+    """The choices of one *branch* evaluation: where a ``max`` (or ``abs``) is undecided on the box, take the argument
+    ``prefix`` says (then the first), and record each choice and how many there were."""
+
+    def __init__(self, prefix=()) -> None:
+        self.prefix, self.made = list(prefix), []
+
+    def choose(self, n: int) -> int:
+        pick = self.prefix[len(self.made)] if len(self.made) < len(self.prefix) else 0
+        self.made.append((pick, n))
+        return pick
+
+    def next_prefix(self) -> list[int] | None:
+        """The choices of the next branch in depth-first order, or ``None`` after the last."""
+        made = list(self.made)
+        while made and made[-1][0] == made[-1][1] - 1:
+            made.pop()
+        return [pick for pick, _ in made[:-1]] + [made[-1][0] + 1] if made else None
+
+
+_CHOICES: list[Choices] = []
+HULLS = [0]
+"""How many undecided ``max``/``abs`` took the hull (a branch evaluation is worth trying only after one did)."""
+
+
+@contextlib.contextmanager
+def branching(choices: Choices):
+    """Within this block an undecided ``max`` or ``abs`` is one of its arguments, as ``choices`` pick: each branch is
+    smooth, and the true function is one branch at every point (``verify`` checks every branch)."""
+    _CHOICES.append(choices)
+    try:
+        yield
+    finally:
+        _CHOICES.pop()
+
+
+def maximum(a, b) -> Jet:
+    """The sound ``max``: the certain larger one, else the hull of both (no second derivative on the box), or in a
+    branch evaluation (:func:`branching`) the one the branch picks."""
+    a, b = jet(a), jet(b)
+    deg = _degree(a, b, "a maximum")
+    difference = a - b
+    if difference.lo >= 0:
+        return a
+    if difference.hi <= 0:
+        return b
+    if _CHOICES:
+        return (a, b)[_CHOICES[-1].choose(2)]
+    HULLS[0] += 1
+    d = a.d if difference.c.lower() > 0 else b.d if difference.c.upper() < 0 else (x.union(y) for x, y in zip(a.d, b.d))
+    return _make(a.c.max(b.c), d, (max(a.lo, b.lo), max(a.hi, b.hi)), tuple(x.union(y) for x, y in zip(a.g, b.g)),
+                 None, deg)
+
+
+def minimum(a, b) -> Jet:
+    return -maximum(-jet(a), -jet(b))
+
+
+def maximum_of(values) -> Jet:
+    """``max`` of several values: those certainly below another's lower end dropped, then one branch per remaining
+    value in a branch evaluation, else the pairwise sound ``max``."""
+    values = [jet(v) for v in values]
+    for v in values[1:]:  # graded: one degree (a value dropped below must not hide another degree)
+        _degree(values[0], v, "a maximum")
+    floor = max(v.lo for v in values)
+    live = [v for v in values if v.hi >= floor]
+    if len(live) > 1 and _CHOICES:
+        return live[_CHOICES[-1].choose(len(live))]
+    result = live[0]
+    for v in live[1:]:
+        result = maximum(result, v)
+    return result

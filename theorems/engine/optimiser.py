@@ -78,6 +78,9 @@ class Start:
     score: float
     choices: tuple
     constraints: tuple  # per choice: (type, constraints)
+    key: str | None = None
+    """The instance itself, written out (the search's found-by-instance key): two choice sequences may draw
+    one instance (an array's fill, an index that lands on the same entry), and a start is one instance."""
 
     @property
     def structure(self) -> tuple:
@@ -112,7 +115,7 @@ def keep(pool: list[Start], start: Start) -> None:
     >>> [(s.score, s.choices) for s in pool]
     [(0.9, (1, 0.2)), (0.7, (2, 0.3)), (0.5, (1, 0.1))]
     """
-    if any(s.choices == start.choices for s in pool):
+    if any(s.choices == start.choices or (start.key is not None and s.key == start.key) for s in pool):
         return
     same = [s for s in pool if s.structure == start.structure]
     if len(same) >= PER_STRUCTURE:
@@ -226,9 +229,25 @@ def push_to_edges(run: _Run, *, limit: int) -> None:
             for value in _edges(here.choices[k], *here.constraints[k]):
                 if run.budget.spent >= limit:
                     return
-                run.evaluate(here.choices[:k] + (value,) + here.choices[k + 1:], grow=True)
+                _, point = run.evaluate(here.choices[:k] + (value,) + here.choices[k + 1:], grow=True)
+                if point is not None and len(point.choices) > len(here.choices):
+                    _settle(run, point, first=k + 1, limit=limit)
             moved |= run.best is not here
             k += 1
+
+
+def _settle(run: _Run, point: Start, *, first: int, limit: int) -> None:
+    """A move that lengthened the instance (a larger ``L``) is judged after the choices it moved or added are
+    pushed to their edges too: the new entries come as the simplest ones (0), and an instance of the largest
+    ``L`` is often better than the shorter one only once they also sit at the bound. The run's best is
+    updated by what :meth:`_Run.evaluate` meets; here each choice keeps the end that raised ``point``'s score."""
+    for k in range(first, len(point.choices)):
+        for value in _edges(point.choices[k], *point.constraints[k]):
+            if run.budget.spent >= limit:
+                return
+            score, moved = run.evaluate(point.choices[:k] + (value,) + point.choices[k + 1:], grow=True)
+            if moved is not None and score > point.score and len(moved.choices) == len(point.choices):
+                point = moved
 
 
 def _edges(value, kind: str, constraints: dict) -> Iterator:

@@ -96,7 +96,7 @@ def _evaluate(search: Search, instance: Instance, key: str) -> Counterexample | 
         found, outcome = confirm_or_discount(search, instance, outcome)
     aim(outcome)
     if search.use_optimiser and search.first is None and found is None and np.isfinite(outcome.score):
-        remember(search.starts, outcome.score)
+        remember(search.starts, outcome.score, key)
     if found is not None:
         shrink.keep(search, key, found)
     return found

@@ -27,18 +27,19 @@ def status(statement: Statement, *, optimise: bool) -> str:
         "unavailable (this Hypothesis lacks the choice-sequence API)" if not optimiser.available() else "")
 
 
-def remember(starts: list[optimiser.Start], score: float) -> None:
+def remember(starts: list[optimiser.Start], score: float, key: str | None = None) -> None:
     """Offer the instance being tested to the optimiser's pool of starts (:func:`optimiser.keep`: distinct
     instances, a few per discrete structure, best score first), with its choices. The score is the ratio
     ``lhs/rhs`` (``rhs/lhs`` for ``>=``; above 1 is a violation) past equality cases, not the relative margin,
     so that instances where both sides vanish (margin 0) do not crowd out those near the supremum; an
     instance met with equality everywhere (score ``nan``) is never offered. An instance that cannot enter
-    the pool is not even recorded (its choices are not read back from Hypothesis)."""
+    the pool is not even recorded (its choices are not read back from Hypothesis). ``key`` is the instance
+    written out (the search's found-by-instance key): one instance is one start, whatever choices drew it."""
     if not optimiser.admits(starts, score):
         return
     recorded = optimiser.record()
     if recorded is not None:
-        optimiser.keep(starts, optimiser.Start(score, *recorded))
+        optimiser.keep(starts, optimiser.Start(score, *recorded, key=key))
 
 
 def push(search: Search) -> tuple[Counterexample | IllDefined | None, str]:

@@ -76,9 +76,9 @@ def _ratio_and_score(statement: Statement, lhs: np.ndarray, rhs: np.ndarray) -> 
 
 def rounding(outcome: Outcome) -> Outcome:
     """The outcome of an instance whose float64 violation balls showed to be rounding: met with equality
-    (relative margin 0), and no score: its float64 ratio is noise, which neither ``target()`` nor the
-    optimiser should climb."""
-    return outcome._replace(relative=min(outcome.relative, 0.0), score=np.nan)
+    (relative margin 0), not suspicious any more, and no score: its float64 ratio is noise, which neither
+    ``target()`` nor the optimiser should climb (the optimiser scores it as the worst, never as a violation)."""
+    return outcome._replace(relative=min(outcome.relative, 0.0), suspicious=False, score=np.nan)
 
 
 def aim(outcome: Outcome) -> None:

@@ -29,6 +29,13 @@ def test_an_exact_tie_has_no_score_and_the_optimiser_scores_it_as_the_worst():
     assert _score(Search(_statement(lambda i, xp: i["x"], lambda i, xp: i["x"])), {"x": 2.0}, []) == -math.inf
 
 
+def test_a_tie_computed_a_rounding_apart_is_a_tie():
+    near = float_outcome(_statement(lambda i, xp: i["x"], lambda i, xp: (i["x"] / 7) * 7), {"x": _ROUNDED})
+    assert 0 < 1 - near.ratio < 1e-15 and math.isnan(near.score)
+    apart = float_outcome(_statement(lambda i, xp: i["x"], lambda i, xp: i["x"] * (1 + 1e-12)), {"x": _ROUNDED})
+    assert apart.score == apart.ratio < 1  # a billionth apart is information, not rounding
+
+
 def test_a_float_artefact_scores_as_the_worst_not_as_a_violation():
     rounded = _statement(lambda i, xp: (i["x"] / 7) * 7, lambda i, xp: i["x"])
     assert float_outcome(rounded, {"x": _ROUNDED}).suspicious  # float64 says violated

@@ -20,6 +20,12 @@ from theorems.engine.sides import SideError
 from theorems.engine.statement import Instance, Statement
 
 
+TIE_ULPS = 4
+"""Two sides this many units in the last place apart (relative to the larger) are met with equality: an
+instance equal by structure (a zero query, a one-hot output, a constant sample) is often computed a few
+roundings apart, and such a tie carries no more information than an exact one."""
+
+
 class Outcome(NamedTuple):
     """An instance in float64: its worst relative margin, whether it calls for certification, the tightness
     ratio and both sides where that ratio is largest (``nan`` when undefined), and the search's score."""
@@ -35,11 +41,12 @@ class Outcome(NamedTuple):
 def float_outcome(statement: Statement, instance: Instance) -> Outcome:
     """``(relative margin, suspicious, ratio, lhs, rhs, score)`` in float64: whether the float result calls for
     certification, the tightness ratio at the element where it is largest (``nan`` when undefined), and the
-    search's score: the largest ratio among the elements that are not met with equality, ``nan`` when every
-    element is (an equality case: a zero query, a one-hot output, equal logits). An element bounded by
-    itself (ratio exactly 1 on a plateau) would otherwise hide the others from ``target()`` and the
-    optimiser, and an instance where both sides are equal by structure would outrank every instance that
-    carries information (its ratio is exactly 1, a supremum's): the score does not reward an exact tie."""
+    search's score: the largest ratio among the elements that are not met with equality (up to
+    :data:`TIE_ULPS` roundings), ``nan`` when every element is (an equality case: a zero query, a one-hot
+    output, equal logits). An element bounded by itself (ratio exactly 1 on a plateau) would otherwise hide
+    the others from ``target()`` and the optimiser, and an instance where both sides are equal by structure
+    would outrank every instance that carries information (its ratio is 1, a supremum's): the score does not
+    reward a tie."""
     with np.errstate(all="ignore"):
         try:
             lhs, rhs = (np.atleast_1d(np.asarray(sides.evaluate(statement, side, instance, F64, timed=True), dtype=float))
@@ -62,14 +69,15 @@ def float_outcome(statement: Statement, instance: Instance) -> Outcome:
 def _ratio_and_score(statement: Statement, lhs: np.ndarray, rhs: np.ndarray) -> tuple[tuple, float]:
     """``((ratio, lhs, rhs), score)``: the largest ratio ``lhs/rhs`` (``rhs/lhs`` for ``>=``) over the elements
     with both sides finite and the bounding one positive, with both sides there (``nan`` when there is none),
-    and the largest ratio among the elements not met with equality (``nan`` when all are)."""
+    and the largest ratio among the elements not met with equality up to :data:`TIE_ULPS` roundings (``nan``
+    when all are)."""
     top, bottom = (lhs, rhs) if statement.relation == "<=" else (rhs, lhs)
     with np.errstate(all="ignore"):
         usable = np.isfinite(top) & np.isfinite(bottom) & (bottom > 0)
         ratios = np.where(usable, top / np.where(usable, bottom, 1), -np.inf)
     at = int(np.argmax(ratios))
     ratio = (float(ratios.flat[at]), float(lhs.flat[at]), float(rhs.flat[at])) if usable.flat[at] else (np.nan,) * 3
-    unequal = usable & (top != bottom)
+    unequal = usable & (np.abs(top - bottom) > TIE_ULPS * np.finfo(float).eps * np.maximum(np.abs(top), np.abs(bottom)))
     score = float(np.max(ratios[unequal])) if np.any(unequal) else np.nan
     return ratio, score
 

@@ -1,14 +1,15 @@
 """A representative part of the literature battery (``tests/literature_battery.py``; all of it at seeds 0–9 is
 ``tests/sweeps/test_literature_battery_seeds.py``, marked slow): each bound that is true holds, and its 2 %
-mutant is refuted, at the seeds where the search used to miss it (issue 28, item 5):
+mutant is refuted (issue 28, item 5), at seeds where the search before the change missed it:
 
 - ``cs.weight-ratio.g`` at seeds 0 and 8: a Cauchy–Schwarz weight bound whose optimiser starts were all
   degenerate (a zero query or zero keys: both sides 1, ratio exactly 1);
-- ``lemma1.lower.g`` at seed 0 and ``lemma1.upper.g`` at seed 6: tight only at the largest ``T`` and ``L`` with
-  the entries at the strategy's bound;
+- ``lemma1.lower.g`` at seed 0 and ``lemma1.upper.g`` at seed 6: tight only at the largest ``T`` and ``L``
+  with the entries at the strategy's bound;
 - ``logsoftmax.lipschitz.g`` at seed 4: a log-softmax Lipschitz bound tight only as ``T`` → 0;
-- ``entmax.tail.p`` at seed 7: a one-hot entmax output meets the mutant with equality at every entry.
-"""
+
+and ``entmax.tail.p`` at seed 7, whose one-hot outputs meet the mutant with equality at every entry (an
+equality case the score must pass over; found before the change too)."""
 
 import pytest
 

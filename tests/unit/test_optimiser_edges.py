@@ -86,3 +86,20 @@ def _recorded_choices(strategy, *, seed):
 
     draw()
     return recorded[2]
+
+
+def test_a_longer_instance_is_judged_once_its_new_entries_are_at_the_bound_too(monkeypatch):
+    # appending an entry costs 0.01 while it is 0 (the simplest choice) and gains 0.99 at the bound 1: the
+    # supremum is the longest array with every entry at 1, as in Lemma 1's bounds (the largest L, entries at ±a)
+    arrays = st.integers(1, 8).flatmap(lambda n: hnp.arrays(np.float64, n, elements=st.floats(-1, 1)))
+    _, start = _start(arrays, _recorded_choices(arrays, seed=3))
+
+    def score(a):
+        return float(np.sum(a)) - 0.01 * len(a)
+
+    seen, _ = _run(arrays, start, score, evaluations=200)
+    best = max(seen, key=score)
+    assert len(best) == 8 and np.all(best == 1.0)
+    monkeypatch.setattr(optimiser, "_settle", lambda run, point, *, first, limit: None)
+    seen, _ = _run(arrays, start, score, evaluations=200)
+    assert max(len(a) for a in seen if score(a) == max(map(score, seen))) < 8  # without settling, L = 8 loses

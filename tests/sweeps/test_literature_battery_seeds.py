@@ -1,5 +1,5 @@
 """The whole literature battery (``tests/literature_battery.py``) at seeds 0–9: every true bound holds and every
-2 % mutant is refuted (certified, or a candidate that fails the gate). Slow (about 5 minutes on one core for
+2 % mutant is refuted (certified, or a candidate that fails the gate). Slow (about 7 minutes on one core for
 the 340 mutants and 340 true bounds); ``tests/theory/test_literature_battery.py`` runs a representative part.
 
 A mutant the search is known to miss is ``xfail`` (not strict: a better search may find it), with the reason;

@@ -10,7 +10,9 @@ clash with no one's ``ci``), and collects, from every test module, each module-l
   ``dataclasses.replace(...)``, ``expect(...)``), not by ``import`` and not as an alias of an
   existing object (``X = STATEMENTS["id"]``, ``X = other``), and not starting with ``_``.
 
-The rule keeps a test module that merely imports or aliases statements from running them again.
+The rule keeps a test module that merely imports or aliases statements from running them again. Two different
+statements or derivations collected under one id both fail, naming the id and both tests, before any search (a
+pin ``expect(s)`` of a collected ``s`` shares its id and runs).
 Each collected test is marked ``theory`` and matches ``-k`` on its statement's id as well as on its name;
 a statement passes when the engine's verdict matches its ``expected`` (a statement expected "refuted"
 passes when refuted), a derivation when every link and its conclusion do.

@@ -159,11 +159,14 @@ def check_figures_options(*, results, out) -> dict:
     """``figures``' options, before anything is drawn: the results of ``reproduce`` (returned) and the folder."""
     from theorems.engine.validation import check_json_file, check_output_path
 
+    from empirical.report import missing_fields
+
     content = check_json_file(results, name="--results")
-    if not isinstance(content, dict) or "model" not in content:
-        raise InvalidArgument(f"--results={results!r} is JSON but not the results.json of `python -m empirical "
-                         "reproduce` (an object with the model and each algorithm's results)")
     check_output_path(out, name="--out", kind="directory")
+    if missing := missing_fields(content):
+        raise InvalidArgument(f"--results={results!r} is JSON but not the results.json of `python -m empirical "
+                              f"reproduce` (an object with the model and each algorithm's results): it lacks "
+                              f"{', '.join(missing)}")
     return content
 
 

@@ -52,6 +52,23 @@ def render(results: dict) -> str:
     return "\n".join(out)
 
 
+HEADER = {"model": ("name", "model_type", "layers", "heads", "d_head", "causal", "parameters"),
+          "text": ("description",), "settings": ("embeddings", "windows"), "versions": ()}
+"""What the report's header reads from ``results.json``: each object and its fields."""
+
+
+def missing_fields(results) -> list[str]:
+    """The fields of :data:`HEADER` that ``results`` lacks (``"model.name"``, ``"text"``...): ``[]`` when none."""
+    missing = []
+    for key, fields in HEADER.items():
+        value = results.get(key) if isinstance(results, dict) else None
+        if not isinstance(value, dict):
+            missing.append(key)
+        else:
+            missing += [f"{key}.{field}" for field in fields if field not in value]
+    return missing
+
+
 def _header(results: dict) -> list[str]:
     model = results["model"]
     return [f"# Reproduction report: {model['name']}", "",

@@ -127,6 +127,7 @@ def check_before_loading(model, *, text, windows: int, offline, tokenizer, optio
     from empirical.heads import loading
     from empirical.heads.text import windows as text_windows
 
+    loading.check_tokenizer(tokenizer)
     name, path = str(model), Path(str(model)).expanduser()
     if name.lower() == loading.CAUSAL_MODEL or (path.exists() and loading.gguf_file(path) is not None):
         return

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -236,6 +237,26 @@ def _unavailable(name: str, offline: bool, error: Exception) -> ModelUnavailable
         f"(underlying error: {type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''})")
 
 
+_HUB_ID = re.compile(r"^([\w\-.]+/)?[\w\-.]{1,96}$")
+
+
+def check_tokenizer(tokenizer) -> None:
+    """``--tokenizer``: ``None``, a folder or file here, or a Hugging Face repo id (``name`` or ``owner/name``);
+    a path that is not there is named as such, before the hub library reads it as a malformed repo id."""
+    if tokenizer is None:
+        return
+    if not isinstance(tokenizer, (str, Path)) or not str(tokenizer).strip():
+        raise InvalidArgumentType(f"tokenizer={tokenizer!r} must be a path or a Hugging Face repo id (a string)")
+    text = str(tokenizer)
+    if Path(text).expanduser().exists():
+        return
+    looks_like_path = Path(text).is_absolute() or text.startswith((".", "~")) or text.count("/") > 1
+    if looks_like_path or not _HUB_ID.match(text) or "--" in text or ".." in text:
+        raise ModelUnavailableError(
+            f"--tokenizer={text!r} is not a folder or file on this machine (nor a Hugging Face repo id such as "
+            "'gpt2' or 'owner/name'): point it at a tokenizer folder, e.g. ../shared/data/gpt2-tokenizer")
+
+
 def check_model_folder(folder: Path, *, name: str) -> None:
     """A local model folder's ``config.json`` parses and each ``*.safetensors`` header is whole, checked before
     transformers reads them (its errors for a broken file say the model is missing or name an internal)."""
@@ -289,6 +310,7 @@ def load_model(name_or_path: str = DEFAULT_MODEL, *, offline: bool | None = None
     """
     from transformers import AutoConfig, AutoModel, AutoTokenizer
 
+    check_tokenizer(tokenizer)
     offline = offline_requested(offline)
     name = str(name_or_path)
     target = resolve(name_or_path)

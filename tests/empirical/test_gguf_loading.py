@@ -14,7 +14,7 @@ def test_a_tiny_gguf_llama_loads_as_a_causal_model_whose_recomputed_attention_ma
     heads = extract(tiny_gguf, torch.arange(24) % 64)
     assert heads.alpha.shape == (1, 2, 4, 24, 24)
     assert heads.attention_error <= 1e-6
-    # grouped-query attention: query heads 0 and 1 share key/value head 0
+    # grouped-query attention: query heads 0 and 1 share key/value head 0 (bitwise: one tensor repeated, no arithmetic)
     assert torch.equal(heads.v[0, :, 0], heads.v[0, :, 1]) and not torch.equal(heads.v[0, :, 1], heads.v[0, :, 2])
 
 
@@ -29,7 +29,7 @@ def test_the_conversion_is_cached_outside_the_file_and_reused(tiny_gguf_file, gg
 def test_a_folder_holding_one_gguf_file_loads_the_same_weights(tiny_gguf, tiny_gguf_file):
     again = load_model(str(tiny_gguf_file.parent), offline=True)
     for mine, theirs in zip(again.model.state_dict().values(), tiny_gguf.model.state_dict().values()):
-        assert torch.equal(mine, theirs)
+        assert torch.equal(mine, theirs)  # bitwise: the same weights read from the same converted file
 
 
 def test_a_gguf_architecture_transformers_cannot_read_is_named(tmp_path, gguf_cache):

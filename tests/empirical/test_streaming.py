@@ -22,10 +22,12 @@ def test_a_block_of_layers_equals_the_same_layers_of_the_whole_model(tiny_gpt2, 
     whole = extract(tiny_gpt2, ids)
     block = extract(tiny_gpt2, ids, layers=range(1, 2))
     assert block.sizes == (2, 1, 4, 24) and whole.sizes == (2, 2, 4, 24)
+    # bitwise: a block is captured from the same forward pass of the same model on the same ids (same shapes, same
+    # kernels), and the logits and alpha of a layer are one function of it: streaming must not change a bit
     for name in ("q", "k", "v", "hidden"):
         assert torch.equal(getattr(block, name)[:, 0], getattr(whole, name)[:, 1]), name
     assert torch.equal(block.layer_logits(0), whole.logits[:, 1]) and torch.equal(block.visible, whole.visible)
-    assert torch.equal(whole.layer_alpha(1), whole.alpha[:, 1])
+    assert torch.equal(whole.layer_alpha(1), whole.alpha[:, 1])  # bitwise: alpha stacks these same layer_alpha calls
 
 
 def test_the_stream_holds_one_block_and_extracts_each_block_once_per_pass(tiny_gpt2, ids):
@@ -38,7 +40,7 @@ def test_the_stream_holds_one_block_and_extracts_each_block_once_per_pass(tiny_g
     stream = HeadStream(extract_block, layers=2, per_block=1)
     whole = extract(tiny_gpt2, ids)
     assert stream.sizes == whole.sizes
-    for layer in range(2):
+    for layer in range(2):  # bitwise: as above, the same forward pass and the same function of it
         assert torch.equal(stream.layer_logits(layer), whole.layer_logits(layer))
         assert torch.equal(stream.layer_embeddings(layer, "hidden"), whole.layer_embeddings(layer, "hidden"))
     assert held == [range(0, 1), range(1, 2)] and stream.extractions == 2

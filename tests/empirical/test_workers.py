@@ -43,6 +43,8 @@ def test_the_pool_runs_blocks_on_several_threads_and_merges_them_in_order(tiny_g
 
     serial = map_rows(heads, function, budget=1, workers=1)
     pooled = map_rows(heads, function, budget=1, workers=3)
+    # bitwise: the claim under test (README: "the same bits for every N"): each block is the same computation
+    # whichever thread runs it
     assert np.array_equal(serial.values["value"], pooled.values["value"])
     assert np.isfinite(pooled.values["value"]).all()
     assert len(threads) >= 2 and most[0] <= 3  # blocks did run on the pool, never more than `workers` at once

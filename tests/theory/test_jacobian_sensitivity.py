@@ -61,6 +61,7 @@ def test_algorithm5_shapes_and_head_maximum():
     result = algorithm5(logits, temperatures=T_GRID, epsilons=EPSILONS, mask=causal_mask(4, 6))
     assert result.g.shape == (3, 7, 3) and result.spectral.shape == (3, 7)
     g, spectral = result.curves()
+    # bitwise: curves() is this same maximum over heads (a maximum rounds nothing)
     assert np.array_equal(g, result.g.max(axis=0)) and np.array_equal(spectral, result.spectral.max(axis=0))
     assert np.all(spectral <= 1 / (2 * T_GRID) * (1 + 1e-12))
 

@@ -35,4 +35,4 @@ def test_points_lie_on_the_sphere_and_the_seed_reproduces_them():
     x, _ = sample_configurations(samples=50, length=3, dim=4, radius=2.5, min_distance=1.0, seed=3)
     again, _ = sample_configurations(samples=50, length=3, dim=4, radius=2.5, min_distance=1.0, seed=3)
     np.testing.assert_allclose(np.linalg.norm(x, axis=-1), 2.5)
-    np.testing.assert_array_equal(x, again)
+    np.testing.assert_array_equal(x, again)  # bitwise: the same seed must replay the same computation

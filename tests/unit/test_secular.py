@@ -43,7 +43,7 @@ def test_given_top_two_gives_the_partitions_answer_bit_for_bit(scale):
     assert np.isfinite(alpha).all()
     ordered = -np.sort(-alpha, axis=-1)
     got = newton(alpha, top_two=(ordered[..., 0], ordered[..., 1]))
-    assert np.array_equal(got, newton(alpha))
+    assert np.array_equal(got, newton(alpha))  # bitwise: top_two only passes in values newton would find by sorting
     np.testing.assert_allclose(got, reference(alpha), rtol=1e-13, atol=0)
 
 

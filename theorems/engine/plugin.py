@@ -10,7 +10,9 @@ clash with no one's ``ci``), and collects, from every test module, each module-l
   ``dataclasses.replace(...)``, ``expect(...)``), not by ``import`` and not as an alias of an
   existing object (``X = STATEMENTS["id"]``, ``X = other``), and not starting with ``_``.
 
-The rule keeps a test module that merely imports or aliases statements from running them again.
+The rule keeps a test module that merely imports or aliases statements from running them again. Two different
+statements or derivations collected under one id both fail, naming the id and both tests, before any search (a
+pin ``expect(s)`` of a collected ``s`` shares its id and runs).
 Each collected test is marked ``theory`` and matches ``-k`` on its statement's id as well as on its name;
 a statement passes when the engine's verdict matches its ``expected`` (a statement expected "refuted"
 passes when refuted), a derivation when every link and its conclusion do.
@@ -147,6 +149,26 @@ def pytest_pycollect_makeitem(collector, name, obj):
     return TheoryItem.from_parent(collector, name=name, target=obj)
 
 
+def pytest_collection_modifyitems(session, config, items) -> None:
+    """Two different statements (or derivations) collected under one id both fail, before any search: ``-k``,
+    the summary and the reproduce line could not tell them apart. A pin (``expect(s)``) of a collected ``s``
+    shares its id on purpose and is not a second statement."""
+    by_id: dict[str, dict[int, list[str]]] = {}
+    for item in items:
+        if isinstance(item, TheoryItem):
+            by_id.setdefault(target_id(item.target), {}).setdefault(id(_pinned(item.target)), []).append(item.nodeid)
+    for item in items:
+        if isinstance(item, TheoryItem) and len(owners := by_id[target_id(item.target)]) > 1:
+            places = ", ".join(nodeid for nodeids in owners.values() for nodeid in nodeids)
+            item.clash = (f"id={target_id(item.target)!r} names {len(owners)} different statements or derivations "
+                          f"({places}): give each its own id")
+
+
+def _pinned(target):
+    """The statement or derivation a collected object checks (an Expectation's target)."""
+    return getattr(target, "target", target)
+
+
 def target_id(target) -> str:
     """The statement or derivation id of a collected object (an Expectation's target's)."""
     return getattr(target, "id", None) or target.target.id
@@ -165,9 +187,13 @@ class TheoryItem(pytest.Item):
         self.target = target
         self.add_marker(pytest.mark.theory)
         self.extra_keyword_matches.add(target_id(target))  # `-k lemma1.upper` selects it
+        self.clash: str | None = None  # set at collection when another statement has this id
 
     def runtest(self) -> None:
         from theorems.engine.derivation import Expectation
+
+        if self.clash:
+            raise TheoryFailure(self.clash)
 
         pin = self.target if isinstance(self.target, Expectation) else Expectation(self.target)
         start = time.perf_counter()

@@ -69,3 +69,14 @@ def evaluate(statement, side: str, instance, xp, *, timed: bool = False) -> Any:
                        f"limit of {limit:g} s (Statement(side_seconds=...) raises it); the search needs thousands "
                        "of calls")
     return check_side_value(value, statement_id=statement.id, side=side)
+
+
+def broadcast_sides(lhs, rhs, *, statement) -> tuple[np.ndarray, np.ndarray]:
+    """``lhs`` and ``rhs`` broadcast to one shape; :class:`SideValueError` naming both shapes when they cannot be
+    (the relation is claimed elementwise, so a side of 3 values against one of 2 is no claim at all)."""
+    try:
+        return np.broadcast_arrays(lhs, rhs)
+    except ValueError:
+        raise SideValueError(f"statement {statement.id!r} ({statement.formula}): lhs has shape {np.shape(lhs)} and rhs has shape "
+                             f"{np.shape(rhs)}, which do not broadcast; the relation is claimed elementwise, so both "
+                             "sides must have one shape (or one of them be a scalar)") from None

@@ -45,6 +45,22 @@ class Hypothesis:
     text: str
     violated_by: SearchStrategy | None = None
 
+    def __post_init__(self) -> None:
+        for field in ("name", "text"):
+            _check_text(getattr(self, field), name=field)
+        if self.violated_by is not None and not isinstance(self.violated_by, SearchStrategy):
+            raise InvalidArgumentType(
+                f"violated_by={self.violated_by!r} must be None or a Hypothesis strategy of instances that break "
+                f"hypothesis {self.name!r} (e.g. st.fixed_dictionaries(...)), not {type(self.violated_by).__name__}")
+
+
+_TEXTS = ("title", "paper_ref", "reading", "formula", "reason")
+
+
+def _check_text(value: Any, *, name: str) -> None:
+    if not isinstance(value, str) or not value.strip():
+        raise InvalidArgumentType(f"{name}={value!r} must be a non-empty string")
+
 
 def default_size(instance: Instance) -> int:
     """The length of the longest array in the instance: what a minimal counterexample minimises."""
@@ -91,8 +107,10 @@ class Statement:
     prove: Mapping[str, Any] | None = None
 
     def __post_init__(self) -> None:
-        if not _ID.match(self.id):
+        if not isinstance(self.id, str) or not _ID.match(self.id):
             raise InvalidArgument(f"id={self.id!r} must look like 'lemma1.reading' (lower case, dots)")
+        for name in _TEXTS:
+            _check_text(getattr(self, name), name=name)
         if self.relation not in RELATIONS:
             raise InvalidArgument(f"relation={self.relation!r} must be one of {RELATIONS}")
         if self.expected not in VERDICTS:

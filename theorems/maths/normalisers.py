@@ -24,7 +24,7 @@ import numpy as np
 from theorems.engine.precision import F64
 from theorems.engine.validation import (check_callable, check_integer, check_logits, check_number, check_positive,
                                  check_temperature)
-from theorems.errors import InvalidArgumentType
+from theorems.errors import InvalidArgument, InvalidArgumentType
 
 
 @dataclasses.dataclass(frozen=True)
@@ -255,8 +255,24 @@ def general(*, name: str, F: Callable, F_range: Callable, dF: Callable | None = 
     check_callable(F_range, name="F_range")
     if dF is not None:
         check_callable(dF, name="dF")
-    return Normaliser(name, lambda l, xp: _normalise(F(l, l.shape[-1], xp)), F, dF, F_range,
-                      length_dependent=length_dependent)
+    def mapping(logits, xp):
+        values = F(logits, logits.shape[-1], xp)
+        if xp is F64:
+            _check_F_values(values, name=name)
+        return _normalise(values)
+
+    return Normaliser(name, mapping, F, dF, F_range, length_dependent=length_dependent)
+
+
+def _check_F_values(values, *, name: str) -> None:
+    """``F``'s float64 values must be finite, ``≥ 0`` and not all 0 on a row: else ``F/ΣF`` is ``nan``, not weights."""
+    values = np.asarray(values, dtype=float)
+    if not np.all(np.isfinite(values)) or np.any(values < 0):
+        raise InvalidArgument(f"F of the normaliser {name!r} must be finite and >= 0 at every logit, "
+                              f"got {values.ravel()[:6].tolist()}")
+    if np.any(np.sum(values, axis=-1) == 0):
+        raise InvalidArgument(f"F of the normaliser {name!r} is 0 at every logit of a row, so F/ΣF is 0/0: "
+                              "F must be positive somewhere on each row (Lemma 1 takes F > 0)")
 
 
 def catalogue() -> dict[str, Normaliser]:

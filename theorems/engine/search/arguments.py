@@ -21,7 +21,8 @@ def check_statement(statement) -> Statement:
     return statement
 
 
-def check_search_arguments(*, max_examples=None, seed=None, shrink_evaluations=SHRINK_EVALUATIONS) -> None:
+def check_search_arguments(*, max_examples=None, seed=None, shrink_evaluations=SHRINK_EVALUATIONS,
+                           progress=None) -> None:
     """The argument checks of :func:`investigate`, :func:`refute`, :func:`check` and :func:`necessity`.
 
     >>> check_search_arguments(seed=[1, 2])
@@ -38,3 +39,6 @@ def check_search_arguments(*, max_examples=None, seed=None, shrink_evaluations=S
     check_integer(shrink_evaluations, name="shrink_evaluations", min_value=1,
                   hint=" (candidates evaluated while shrinking a counterexample; the default is "
                        f"{SHRINK_EVALUATIONS})")
+    if progress is not None and not callable(progress):
+        raise InvalidArgumentType(f"progress={progress!r} must be None or a function (examples, seconds) -> None, "
+                                  f"called every few seconds of a long search; not {type(progress).__name__}")

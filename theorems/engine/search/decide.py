@@ -14,7 +14,7 @@ import dataclasses
 
 import numpy as np
 
-from theorems.engine import precision
+from theorems.engine import precision, sides
 from theorems.engine.precision import F64
 from theorems.engine.search.report import Certificate, Counterexample
 from theorems.engine.statement import Instance, Statement, jsonable
@@ -56,7 +56,7 @@ class _Reading:
 def decide(statement, instance, values, bits, last, notes) -> Certificate:
     """Read the balls of both sides element by element: ``"violated"`` (a certified counterexample at the worst
     element), ``"undecided"`` (with why, and a bound on the relative violation) or ``"satisfied"``."""
-    lhs, rhs = np.broadcast_arrays(values["lhs"], values["rhs"])
+    lhs, rhs = sides.broadcast_sides(values["lhs"], values["rhs"], statement=statement)
     reading = _Reading()
     for at in np.ndindex(lhs.shape):
         exact = _read(statement, instance, lhs[at], rhs[at], at, bits, last, reading)

@@ -37,7 +37,8 @@ def investigate(statement: Statement, *, max_examples: int | None = None, seed: 
     True
     """
     check_statement(statement)
-    check_search_arguments(max_examples=max_examples, seed=seed, shrink_evaluations=shrink_evaluations)
+    check_search_arguments(max_examples=max_examples, seed=seed, shrink_evaluations=shrink_evaluations,
+                           progress=progress)
     search = Search(statement, shrink_evaluations=shrink_evaluations, progress=progress,
                     use_optimiser=optimise and statement.confirm is None and optimiser.available())
     payload = generate(search, max_examples=max_examples or statement.max_examples, seed=seed)

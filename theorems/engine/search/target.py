@@ -51,7 +51,7 @@ def float_outcome(statement: Statement, instance: Instance) -> Outcome:
         try:
             lhs, rhs = (np.atleast_1d(np.asarray(sides.evaluate(statement, side, instance, F64, timed=True), dtype=float))
                         for side in ("lhs", "rhs"))
-            lhs, rhs = np.broadcast_arrays(lhs, rhs)
+            lhs, rhs = sides.broadcast_sides(lhs, rhs, statement=statement)
         except SideError:
             raise
         except Exception:  # noqa: BLE001 - decided in balls: certified, or ill-defined with the side named

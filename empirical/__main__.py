@@ -5,6 +5,7 @@
     python -m empirical readings --model minilm --out out/readings-minilm  # every claim under every reading
     python -m empirical bench                                            # writes out/bench/benchmarks.md
     python -m empirical figures --results out/minilm/results.json --out out/minilm
+    python -m empirical checkpoint --like llama-2-7b --out /tmp/llama-7b   # random weights, 13.5 GB, shard by shard
 """
 
 from __future__ import annotations
@@ -94,11 +95,43 @@ def parser() -> argparse.ArgumentParser:
                        help="threads evaluating blocks of query rows in each algorithm's process (default: the "
                             "cores this process may use)")
 
+    _checkpoint_parser(commands)
+
     fig = commands.add_parser("figures", help="redraw the figures and report.md of a results.json")
     fig.add_argument("--results", required=True)
     fig.add_argument("--out", required=True)
     fig.add_argument("--prefix", default="")
     return main
+
+
+def _checkpoint_parser(commands) -> None:
+    from empirical.checkpoint import LIKE
+
+    sub = commands.add_parser("checkpoint", help="write a random-weight checkpoint with a large model's architecture "
+                                                 "(sharded safetensors, never held in memory)")
+    sub.add_argument("--like", choices=sorted(LIKE), default="llama-2-7b",
+                     help="the architecture (default llama-2-7b: 32 layers x 32 heads, d_model 4096, bfloat16)")
+    sub.add_argument("--out", required=True, help="new directory to write (refused when its disk lacks the space)")
+    sub.add_argument("--layers", type=int, default=None, help="decoder layers (default: the architecture's; "
+                                                              "--layers 2 is the small variant the tests use)")
+    sub.add_argument("--seed", type=int, default=0, help="seed of the random weights (default 0)")
+    sub.add_argument("--tokenizer", default=None,
+                     help="tokenizer directory saved with the weights; its vocabulary sets the embedding size "
+                          "(default: the GPT-2 one of ../shared/data/gpt2-tokenizer)")
+    sub.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _checkpoint(arguments) -> int:
+    from empirical.checkpoint import write
+
+    try:
+        path = write(like=arguments.like, out=arguments.out, layers=arguments.layers, seed=arguments.seed,
+                     tokenizer=arguments.tokenizer, progress=not arguments.quiet)
+    except (ModelUnavailableError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(f"wrote {path}")
+    return 0
 
 
 def _names(text: str) -> tuple[str, ...]:
@@ -214,6 +247,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if arguments.command == "readings":
         return _readings(arguments)
+    if arguments.command == "checkpoint":
+        return _checkpoint(arguments)
     from empirical.reproduce import run
     if arguments.text is None:
         print("error: --text is required (no ../shared/data/war-and-peace here)", file=sys.stderr)

@@ -36,7 +36,23 @@ EMBEDDINGS = ("values", "keys", "hidden")
 """Which vectors play the embeddings ``x_i``: the head's values (default), keys, or the layer's input."""
 
 TOLERANCE = 1e-5
-"""Largest accepted difference between the recomputed alpha and the model's own attentions."""
+"""Largest accepted difference between the recomputed alpha and the model's own attentions (float32 weights)."""
+
+LOW_PRECISION_ULPS = 4
+"""With bfloat16 or float16 weights the model rounds its logits and its attention weights to that precision, so
+the accepted difference is this many of its ulps at 1 (bfloat16: 0.031; float16: 0.0039); the recomputation itself
+is done in float32 from the model's own ``q, k``."""
+
+
+def tolerance_for(dtype: torch.dtype) -> float:
+    """:data:`TOLERANCE` for float32 (and wider) forward passes, :data:`LOW_PRECISION_ULPS` ulps for narrower ones.
+
+    >>> tolerance_for(torch.float32), tolerance_for(torch.bfloat16)
+    (1e-05, 0.03125)
+    """
+    if torch.finfo(dtype).bits >= 32:
+        return TOLERANCE
+    return LOW_PRECISION_ULPS * torch.finfo(dtype).eps
 
 
 @dataclasses.dataclass(frozen=True)
@@ -173,17 +189,24 @@ def _additive(call: dict, batch: int, length: int, dtype) -> torch.Tensor:
     mask = mask[..., -length:].expand(batch, 1, length, length)
     if mask.dtype == torch.bool:  # a boolean mask (True = attend) instead of an additive one
         mask = torch.where(mask, 0.0, float("-inf")).to(dtype)
+    elif mask.dtype != dtype:  # a bfloat16/float16 mask: its own "min" is the masked value, -inf in float32
+        mask = torch.where(mask > torch.finfo(mask.dtype).min / 2, mask.to(dtype), float("-inf"))
     return mask
 
 
 def _weights_error(call: dict, weights: torch.Tensor) -> float:
     """``max |softmax(scaling · q kᵀ + mask) − weights|`` for one call, with the model's own mask."""
-    query = call["query"]
+    query = _wide(call["query"])
     heads, length = query.shape[1], query.shape[2]
     additive = _additive(call, query.shape[0], length, query.dtype)
-    logits = torch.matmul(query, _per_head(call["key"], heads).transpose(-1, -2)).mul_(call["scaling"]).add_(additive)
-    logits.masked_fill_(~(additive > torch.finfo(query.dtype).min / 2), float("-inf"))
+    logits = torch.matmul(query, _per_head(_wide(call["key"]), heads).transpose(-1, -2)).mul_(call["scaling"])
+    logits.add_(additive).masked_fill_(~(additive > torch.finfo(query.dtype).min / 2), float("-inf"))
     return float((torch.softmax(logits, dim=-1) - weights).abs().max())
+
+
+def _wide(tensor: torch.Tensor) -> torch.Tensor:
+    """``tensor`` in float32 when the forward pass ran narrower (the heads are always read in float32 or wider)."""
+    return tensor if torch.finfo(tensor.dtype).bits >= 32 else tensor.float()
 
 
 def _layer_range(layers, total: int) -> range:
@@ -194,14 +217,15 @@ def _layer_range(layers, total: int) -> range:
     return layers
 
 
-def extract(loaded: LoadedModel, input_ids: torch.Tensor, *, tolerance: float = TOLERANCE, layers: range | None = None
-            ) -> Heads:
+def extract(loaded: LoadedModel, input_ids: torch.Tensor, *, tolerance: float | None = None,
+            layers: range | None = None) -> Heads:
     """Run the model once on ``input_ids`` (``[B, L]`` or ``[L]``) and read the heads of ``layers`` (default: all).
 
     Only the vectors of the chosen layers are kept (see :class:`Heads`); the model's attentions are
     checked layer by layer during the pass and never held together. Raises
     :class:`ExtractionMismatch` when the recomputed alpha differs from the model's own attentions by
-    more than ``tolerance`` (an architecture with soft-capping, sinks, ...).
+    more than ``tolerance`` (default :func:`tolerance_for` the model's dtype: an architecture with soft-capping,
+    sinks, ...). A bfloat16 or float16 model's vectors are read back in float32.
 
     >>> extract(load_model("minilm"), ids, layers=range(2, 4)).sizes    # doctest: +SKIP
     (1, 2, 12, L)
@@ -228,10 +252,10 @@ def extract(loaded: LoadedModel, input_ids: torch.Tensor, *, tolerance: float = 
     kept = calls[chosen.start:chosen.stop]
     heads = kept[0]["query"].shape[1]
     batch, length = ids.shape
-    hidden = torch.stack(list(output.hidden_states[chosen.start:chosen.stop]), dim=1)   # [B, layer, L, d_model]
-    q = torch.stack([call["query"] for call in kept], dim=1)                           # [B, layer, head, L, d]
-    k = torch.stack([_per_head(call["key"], heads) for call in kept], dim=1)           # [B, layer, head, L, d]
-    v = torch.stack([_per_head(call["value"], heads) for call in kept], dim=1)         # [B, layer, head, L, d]
+    hidden = _wide(torch.stack(list(output.hidden_states[chosen.start:chosen.stop]), dim=1))  # [B, layer, L, d_model]
+    q = _wide(torch.stack([call["query"] for call in kept], dim=1))                    # [B, layer, head, L, d]
+    k = _wide(torch.stack([_per_head(call["key"], heads) for call in kept], dim=1))    # [B, layer, head, L, d]
+    v = _wide(torch.stack([_per_head(call["value"], heads) for call in kept], dim=1))  # [B, layer, head, L, d]
     scaling = torch.tensor([call["scaling"] for call in kept], dtype=q.dtype)           # [layer]
     additive = [_additive(call, batch, length, q.dtype) for call in kept]               # each [B, 1, L, L]
     visible = additive[0][:, 0] > torch.finfo(q.dtype).min / 2                          # [B, L, L]
@@ -239,6 +263,7 @@ def extract(loaded: LoadedModel, input_ids: torch.Tensor, *, tolerance: float = 
         raise NoAttentionError(f"{loaded.name}: the layers use different masks (sliding windows?); not supported")
     bias = _bias(additive, visible)
     error = max(call["error"] for call in calls)
+    tolerance = tolerance_for(kept[0]["query"].dtype) if tolerance is None else tolerance
     del output, calls, kept
     if not error <= tolerance:
         raise ExtractionMismatch(

@@ -71,6 +71,7 @@ def parser() -> argparse.ArgumentParser:
     rep.add_argument("--temperatures", type=_floats, default=algorithms.TEMPERATURES, help="T grid of Alg. 5")
     rep.add_argument("--epsilons", type=_floats, default=algorithms.EPSILONS, help="epsilon values of Alg. 5")
     rep.add_argument("--device", default="cpu", help="cpu (default) or cuda: where the forward pass runs")
+    _weights_arguments(rep)
     rep.add_argument("--quiet", action="store_true", help="no progress bars")
     rep.add_argument("--layers-per-block", type=int, default=None,
                      help="layers whose vectors are held at once (default: as many as fit 1 GiB); fewer bound the "
@@ -102,6 +103,18 @@ def parser() -> argparse.ArgumentParser:
     fig.add_argument("--out", required=True)
     fig.add_argument("--prefix", default="")
     return main
+
+
+def _weights_arguments(sub) -> None:
+    from empirical.heads.loading import DTYPES, WEIGHTS
+
+    sub.add_argument("--dtype", choices=tuple(DTYPES), default="float32",
+                     help="precision of the weights and the forward pass (default float32: today's numbers); the heads "
+                          "are read back in float32 and every quantity is computed in float64 as before")
+    sub.add_argument("--weights", choices=WEIGHTS, default="auto",
+                     help="memory: load the whole model; disk: stream each layer's weights from the safetensors files "
+                          "when the forward pass reaches it (peak: one layer); auto (default): disk for a local model "
+                          "above 2 GiB at --dtype")
 
 
 def _checkpoint_parser(commands) -> None:
@@ -260,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
                       embeddings=arguments.embeddings, offline=arguments.offline, tokenizer=arguments.tokenizer,
                       progress=not arguments.quiet, device=arguments.device, cluster=arguments.cluster,
                       layers_per_block=arguments.layers_per_block, workers=arguments.workers,
-                      which=arguments.algorithms, lengths=arguments.lengths,
+                      dtype=arguments.dtype, weights=arguments.weights, which=arguments.algorithms, lengths=arguments.lengths,
                       ns=arguments.ns, critical_lengths=arguments.critical_lengths,
                       critical_tokens=_all_or(arguments.critical_tokens), separability_ns=arguments.separability_ns,
                       distance_tokens=_all_or(arguments.distance_tokens),

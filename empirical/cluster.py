@@ -100,7 +100,8 @@ def _setup_for(spec: dict):
         _WORKER_SETUPS.clear()
         if spec.get("threads"):
             torch.set_num_threads(spec["threads"])
-        loaded = load_model(spec["model"], offline=spec["offline"], tokenizer=spec["tokenizer"])
+        loaded = load_model(spec["model"], offline=spec["offline"], tokenizer=spec["tokenizer"],
+                            dtype=spec.get("dtype", "float32"), weights=spec.get("weights", "auto"))
         _WORKER_SETUPS[key] = Setup(loaded, text=spec["text"], windows=spec["windows"], embeddings=spec["embeddings"],
                                     progress=False, device=spec["device"],
                                     layers_per_block=spec.get("layers_per_block"),

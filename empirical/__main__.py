@@ -92,6 +92,10 @@ def parser() -> argparse.ArgumentParser:
     bench.add_argument("--out", default="out/bench/benchmarks.md",
                        help="Markdown file to write, records beside it as .jsonl (default out/bench/benchmarks.md)")
     bench.add_argument("--device", default="cpu", help="cpu (default) or cuda: where the forward pass runs")
+    bench.add_argument("--model", default=None,
+                       help="a local model folder instead of the random GPT-2 (e.g. `python -m empirical checkpoint`'s)")
+    bench.add_argument("--lengths", type=_ints, default=None, help="replace the grid's lengths, e.g. 128,256")
+    _weights_arguments(bench)
     bench.add_argument("--workers", type=int, default=None,
                        help="threads evaluating blocks of query rows in each algorithm's process (default: the "
                             "cores this process may use)")
@@ -253,8 +257,9 @@ def main(argv: list[str] | None = None) -> int:
         from empirical import bench
         try:
             print(bench.main(scale=arguments.scale, algorithms=arguments.algorithms, out=arguments.out,
-                             device=arguments.device, workers=arguments.workers))
-        except ValueError as error:
+                             device=arguments.device, workers=arguments.workers, model=arguments.model,
+                             dtype=arguments.dtype, weights=arguments.weights, lengths=arguments.lengths))
+        except (ValueError, ModelUnavailableError) as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
         return 0

@@ -139,6 +139,7 @@ def _child(model_dir: str, tokenizer: str | None, text: str | None, number: int,
     from empirical import compute_floor
     from empirical.algorithms import Setup
     from empirical.heads.loading import load_model
+    from empirical.heads.offload import is_streamed
     from empirical.runner import run_algorithms
 
     torch.set_num_threads(os.cpu_count() or 1)
@@ -162,15 +163,9 @@ def _child(model_dir: str, tokenizer: str | None, text: str | None, number: int,
                                     "p_value_falls_at": p["non_monotone"]["p_value_falls_at"]}
                  for p in summary["points"]}
     queue.put({"algorithm": number, "seconds": seconds, "tokens": setup.windows * sum(lengths),
-               "model": loaded.describe(), "dtype": dtype, "streamed": hasattr(_first_layer(loaded.model), "_hf_hook"), "cpu_seconds": cpu_seconds, "peak_gib": peak, "floor": floor,
+               "model": loaded.describe(), "dtype": dtype, "streamed": is_streamed(loaded.model), "cpu_seconds": cpu_seconds, "peak_gib": peak, "floor": floor,
                "compute_floor": compute, "workers": setup.workers,
                "work": _work(number, summary, heads, setup.windows), "extra": extra})
-
-
-def _first_layer(model):
-    from empirical.heads.offload import decoder_layers
-
-    return decoder_layers(model)[1][0]
 
 
 def run(*, scale: str = "paper", algorithms=(1, 2, 3, 4, 5), text=None, tokenizer=None, device: str = "cpu",

@@ -134,23 +134,36 @@ def _task(number: int, spec: dict, options: dict) -> dict:
     return {"results": jsonable(results), "timings": timings}
 
 
-def _block_task(spec: dict, length: int, layers: tuple[int, int], function, keywords: dict, entering=None) -> dict:
-    """On a worker: block ``[a, b)`` of the pipeline over the layers, on the windows of ``length``.
+def _block_forward(spec: dict, length: int, layers: tuple[int, int], entering=None):
+    """On a worker: the forward pass of block ``[a, b)`` of the pipeline over the layers, on the windows of ``length``.
 
     Only those layers run, fed ``entering`` (the previous block's output; ``None`` for the first block), so the
-    worker reads only their weights. Returns ``map_rows``'s arrays ``[B, b - a, H, R, ...]`` (``function`` sees each
-    block of rows under its global layer number) and ``leaving``, this block's output: the next block's input.
+    worker reads only their weights. Returns the block's :class:`Heads` (kept on the worker for
+    :func:`_block_rows`), its ``leaving`` packed for the next block's :func:`_block_forward`: the next block's forward
+    pass starts as soon as this one ends, while this block's rows are still being computed.
     """
-    from empirical.heads.rows import map_rows
-
     setup = _setup_for(spec)
     start, stop = layers
     heads = setup._extract(setup.token_ids(length), layers=range(start, stop), pipeline=True,
                            entering=None if entering is None else _unpacked(entering))
+    return dataclasses.replace(heads, leaving=_packed(heads.leaving))
+
+
+def _block_rows(spec: dict, heads, start: int, function, keywords: dict) -> dict:
+    """On a worker: ``map_rows``'s arrays ``[B, b - a, H, R, ...]`` of a block's heads (``function`` sees each block of
+    rows under its global layer number)."""
+    from empirical.heads.rows import map_rows
+
+    _setup_for(spec)  # the worker's thread settings
 
     def shifted(rows):
         return function(dataclasses.replace(rows, layer=rows.layer + start))
-    return {"values": map_rows(heads, shifted, **keywords).values, "leaving": _packed(heads.leaving)}
+    return map_rows(heads, shifted, **keywords).values
+
+
+def _leaving(heads):
+    """The hidden state a block hands on (a task of its own, so only it travels to the next block's worker)."""
+    return heads.leaving
 
 
 def _packed(tensor) -> tuple:
@@ -168,11 +181,6 @@ def _unpacked(packed: tuple):
     name, tensor = packed
     dtype = getattr(torch, name)
     return tensor.view(dtype) if tensor.dtype != dtype else tensor
-
-
-def _leaving(answer: dict):
-    """The hidden state a block hands to the next (a task of its own, so only it travels between workers)."""
-    return answer["leaving"]
 
 
 class LayerBlocks:
@@ -214,19 +222,19 @@ class LayerBlocks:
         parts = {block: dict(np.load(paths[block])) for block in blocks[:first]}
         self.reused += len(parts)
         entering = torch_load(paths[blocks[first - 1]].with_suffix(".pt")) if 0 < first < len(blocks) else None
-        futures = {}
-        for block in blocks[first:]:  # a chain: block k + 1's task waits for block k's output
-            future = self.client.submit(_block_task, self.spec, length, block, function, {"index": index, **keywords},
-                                        entering, pure=False, retries=RETRIES,
-                                        key=f"alg{self.algorithm}-call{self.calls}-layers{block[0]}-{time.time_ns()}")
-            futures[future] = block
-            entering = self.client.submit(_leaving, future, pure=False, key=f"leaving-{block[0]}-{time.time_ns()}")
+        futures, handed = {}, {}
+        for block in blocks[first:]:  # block k + 1's forward pass waits for block k's output only
+            stamp = f"alg{self.algorithm}-call{self.calls}-layers{block[0]}-{time.time_ns()}"
+            heads = self.client.submit(_block_forward, self.spec, length, block, entering, pure=False,
+                                       retries=RETRIES, key=f"{stamp}-forward")
+            entering = handed[block] = self.client.submit(_leaving, heads, pure=False, key=f"{stamp}-leaving")
+            futures[self.client.submit(_block_rows, self.spec, heads, block[0], function, {"index": index, **keywords},
+                                       pure=False, retries=RETRIES, key=f"{stamp}-rows")] = block
         for future in as_completed(futures):
             block = futures[future]
-            answer = future.result()
-            parts[block] = answer["values"]
+            parts[block] = future.result()
             self.computed += 1
-            _save_block(paths[block], answer)
+            _save_block(paths[block], {"values": parts[block], "leaving": handed[block].result()})
             if progress is not None:
                 progress.update(round(progress.total * (block[1] - block[0]) / layers))
         keys = list(parts[blocks[0]])  # every block has the keys of the function's first result, in its order

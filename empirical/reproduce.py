@@ -178,6 +178,10 @@ def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", 
     check_before_loading(model, text=text, windows=windows, offline=offline, tokenizer=tokenizer, options=options)
     out = Path(out)
     loaded = load_model(model, offline=offline, tokenizer=tokenizer, dtype=dtype, weights=weights)
+    from empirical.heads.offload import is_streamed
+    if resolve(device).type != "cpu" and is_streamed(loaded.model):
+        raise InvalidArgument(f"--device={device!r}: weights streamed from disk (--weights disk, or auto for a model "
+                              "above 2 GiB) run the forward pass on the CPU; pass --weights memory to use the GPU")
     if options.get("lengths") is None:  # not given: the paper's lengths that fit the model (MiniLM stops at 512)
         options["lengths"] = tuple(n for n in algorithms.PAPER_LENGTHS if n <= loaded.max_length)
     check_grids(loaded.max_length, **options)

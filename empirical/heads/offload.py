@@ -112,3 +112,11 @@ def streamed_model(folder: Path, config, *, dtype: torch.dtype) -> torch.nn.Modu
                                                    weights_map=PrefixedDataset(loader, f"{stack}.{number}."),
                                                    place_submodules=True))
     return model.eval()
+
+
+def is_streamed(model: torch.nn.Module) -> bool:
+    """Whether ``model``'s layers read their weights from disk (:func:`streamed_model`)."""
+    try:
+        return hasattr(decoder_layers(model)[1][0], "_hf_hook")
+    except NoAttentionError:
+        return False

@@ -336,7 +336,9 @@ def main(*, scale: str, algorithms, out, device: str = "cpu", workers: int | Non
     records = run(scale=scale, algorithms=algorithms, device=device, log=log, workers=workers, model=model,
                   dtype=dtype, weights=weights, lengths=lengths)
     header = HEADER if model is None else MODEL_HEADER
-    text = header.format(scale=scale, model=model, dtype=dtype) + markdown(records, scale=scale) + forward_table(records)
+    text = header.format(scale=scale, model=model, dtype=dtype) + markdown(records, scale=scale)
+    if model is not None:
+        text += forward_table(records)
     out.write_text(text)
     return text
 
@@ -353,7 +355,7 @@ def forward_table(records: list[dict]) -> str:
     """Per token: each algorithm's time against the model's forward passes alone on the same windows."""
     lines = ["", "| algorithm | tokens (windows × lengths) | forward passes alone | per token: forward | per token: "
              "algorithm | algorithm / forward |", "|---|---|---|---|---|---|"]
-    for r in records:
+    for r in (r for r in records if r.get("floor")):
         forward, tokens = r["floor"]["forward_seconds"], r.get("tokens") or 1
         lines.append(f"| Alg. {r['algorithm']} | {tokens:,} | {_duration(forward)} | {1e3 * forward / tokens:.2f} ms | "
                      f"{1e3 * r['seconds'] / tokens:.1f} ms | {r['seconds'] / forward:.1f}× |")

@@ -124,8 +124,8 @@ class Setup:
             per_block = self.block_size(ids.shape[0], length)
             layers = self.loaded.n_layers
             self._cache[length] = (self._extract(ids) if per_block >= layers else
-                                   HeadStream(lambda block: self._extract(ids, layers=block), layers=layers,
-                                              per_block=per_block))
+                                   HeadStream(lambda block, **pipe: self._extract(ids, layers=block, **pipe),
+                                              layers=layers, per_block=per_block, pipeline=True))
         return self._cache[length]
 
     def block_size(self, batch: int, length: int) -> int:

@@ -289,7 +289,7 @@ def extract(loaded: LoadedModel, input_ids: torch.Tensor, *, tolerance: float | 
     entered, leaving = [], []
     run = chosen if pipeline else range(loaded.n_layers)  # the layers the forward pass runs
     running = _only(loaded.model, chosen, entering, entered, leaving) if pipeline else contextlib.nullcontext()
-    with torch.no_grad(), running, _capture(loaded.model, calls, keep=lambda i: run[i] in chosen):
+    with torch.no_grad(), running, _capture(loaded.model, calls, keep=lambda i: i < len(run) and run[i] in chosen):
         output = loaded.model(input_ids=ids, output_hidden_states=not pipeline)
     if any(call["error"] is None for call in calls):
         raise NoAttentionError(f"{loaded.name} returned no attention weights from its eager attention")

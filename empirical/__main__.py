@@ -5,6 +5,7 @@
     python -m empirical readings --model minilm --out out/readings-minilm  # every claim under every reading
     python -m empirical bench                                            # writes out/bench/benchmarks.md
     python -m empirical figures --results out/minilm/results.json --out out/minilm
+    python -m empirical checkpoint --like llama-2-7b --out /tmp/llama-7b   # random weights, 13.5 GB, shard by shard
 """
 
 from __future__ import annotations
@@ -70,6 +71,7 @@ def parser() -> argparse.ArgumentParser:
     rep.add_argument("--temperatures", type=_floats, default=algorithms.TEMPERATURES, help="T grid of Alg. 5")
     rep.add_argument("--epsilons", type=_floats, default=algorithms.EPSILONS, help="epsilon values of Alg. 5")
     rep.add_argument("--device", default="cpu", help="cpu (default) or cuda: where the forward pass runs")
+    _weights_arguments(rep)
     rep.add_argument("--quiet", action="store_true", help="no progress bars")
     rep.add_argument("--layers-per-block", type=int, default=None,
                      help="layers whose vectors are held at once (default: as many as fit 1 GiB); fewer bound the "
@@ -90,15 +92,63 @@ def parser() -> argparse.ArgumentParser:
     bench.add_argument("--out", default="out/bench/benchmarks.md",
                        help="Markdown file to write, records beside it as .jsonl (default out/bench/benchmarks.md)")
     bench.add_argument("--device", default="cpu", help="cpu (default) or cuda: where the forward pass runs")
+    bench.add_argument("--model", default=None,
+                       help="a local model folder instead of the random GPT-2 (e.g. `python -m empirical checkpoint`'s)")
+    bench.add_argument("--lengths", type=_ints, default=None, help="replace the grid's lengths, e.g. 128,256")
+    _weights_arguments(bench)
     bench.add_argument("--workers", type=int, default=None,
                        help="threads evaluating blocks of query rows in each algorithm's process (default: the "
                             "cores this process may use)")
+
+    _checkpoint_parser(commands)
 
     fig = commands.add_parser("figures", help="redraw the figures and report.md of a results.json")
     fig.add_argument("--results", required=True)
     fig.add_argument("--out", required=True)
     fig.add_argument("--prefix", default="")
     return main
+
+
+def _weights_arguments(sub) -> None:
+    from empirical.heads.loading import DTYPES, WEIGHTS
+
+    sub.add_argument("--dtype", choices=tuple(DTYPES), default="float32",
+                     help="precision of the weights and the forward pass (default float32: today's numbers); the heads "
+                          "are read back in float32 and every quantity is computed in float64 as before")
+    sub.add_argument("--weights", choices=WEIGHTS, default="auto",
+                     help="memory: load the whole model; disk: stream each layer's weights from the safetensors files "
+                          "when the forward pass reaches it (peak: one layer); auto (default): disk for a local model "
+                          "above 2 GiB at --dtype")
+
+
+def _checkpoint_parser(commands) -> None:
+    from empirical.checkpoint import LIKE
+
+    sub = commands.add_parser("checkpoint", help="write a random-weight checkpoint with a large model's architecture "
+                                                 "(sharded safetensors, never held in memory)")
+    sub.add_argument("--like", choices=sorted(LIKE), default="llama-2-7b",
+                     help="the architecture (default llama-2-7b: 32 layers x 32 heads, d_model 4096, bfloat16)")
+    sub.add_argument("--out", required=True, help="new directory to write (refused when its disk lacks the space)")
+    sub.add_argument("--layers", type=int, default=None, help="decoder layers (default: the architecture's; "
+                                                              "--layers 2 is the small variant the tests use)")
+    sub.add_argument("--seed", type=int, default=0, help="seed of the random weights (default 0)")
+    sub.add_argument("--tokenizer", default=None,
+                     help="tokenizer directory saved with the weights; its vocabulary sets the embedding size "
+                          "(default: the GPT-2 one of ../shared/data/gpt2-tokenizer)")
+    sub.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _checkpoint(arguments) -> int:
+    from empirical.checkpoint import write
+
+    try:
+        path = write(like=arguments.like, out=arguments.out, layers=arguments.layers, seed=arguments.seed,
+                     tokenizer=arguments.tokenizer, progress=not arguments.quiet)
+    except (ModelUnavailableError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    print(f"wrote {path}")
+    return 0
 
 
 def _names(text: str) -> tuple[str, ...]:
@@ -210,13 +260,16 @@ def main(argv: list[str] | None = None) -> int:
         from empirical import bench
         try:
             print(bench.main(scale=arguments.scale, algorithms=arguments.algorithms, out=arguments.out,
-                             device=arguments.device, workers=arguments.workers))
-        except ValueError as error:
+                             device=arguments.device, workers=arguments.workers, model=arguments.model,
+                             dtype=arguments.dtype, weights=arguments.weights, lengths=arguments.lengths))
+        except (ValueError, ModelUnavailableError) as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
         return 0
     if arguments.command == "readings":
         return _readings(arguments)
+    if arguments.command == "checkpoint":
+        return _checkpoint(arguments)
     from empirical.reproduce import run
     if arguments.text is None:
         print("error: --text is required (no ../shared/data/war-and-peace here)", file=sys.stderr)
@@ -228,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
                       embeddings=arguments.embeddings, offline=arguments.offline, tokenizer=arguments.tokenizer,
                       progress=not arguments.quiet, device=arguments.device, cluster=arguments.cluster,
                       layers_per_block=arguments.layers_per_block, workers=arguments.workers,
-                      which=arguments.algorithms, lengths=arguments.lengths,
+                      dtype=arguments.dtype, weights=arguments.weights, which=arguments.algorithms, lengths=arguments.lengths,
                       ns=arguments.ns, critical_lengths=arguments.critical_lengths,
                       critical_tokens=_all_or(arguments.critical_tokens), separability_ns=arguments.separability_ns,
                       distance_tokens=_all_or(arguments.distance_tokens),

@@ -124,8 +124,8 @@ class Setup:
             per_block = self.block_size(ids.shape[0], length)
             layers = self.loaded.n_layers
             self._cache[length] = (self._extract(ids) if per_block >= layers else
-                                   HeadStream(lambda block: self._extract(ids, layers=block), layers=layers,
-                                              per_block=per_block))
+                                   HeadStream(lambda block, **pipe: self._extract(ids, layers=block, **pipe),
+                                              layers=layers, per_block=per_block, pipeline=True))
         return self._cache[length]
 
     def block_size(self, batch: int, length: int) -> int:
@@ -138,14 +138,16 @@ class Setup:
         return layers_per_block(batch=batch, length=length, heads=self.loaded.n_heads, d_head=self.loaded.d_head,
                                 d_model=d_model, layers=self.loaded.n_layers)
 
-    def _extract(self, ids: torch.Tensor, *, layers: range | None = None) -> Heads:
-        """The forward pass on ``self.device``; the heads come back to the CPU, where the quantities run."""
+    def _extract(self, ids: torch.Tensor, **keywords) -> Heads:
+        """The forward pass on ``self.device`` (``keywords`` of :func:`extract`: ``layers``, ``pipeline``,
+        ``entering``); the heads come back to the CPU, where the quantities run."""
         from empirical.heads.device import place
 
         if self.device.type == "cpu":
-            return extract(self.loaded, ids, layers=layers)
+            return extract(self.loaded, ids, **keywords)
         loaded = dataclasses.replace(self.loaded, model=place(self.loaded.model, self.device))
-        heads = extract(loaded, place(ids, self.device), layers=layers)
+        keywords = {key: place(value, self.device) if is_torch(value) else value for key, value in keywords.items()}
+        heads = extract(loaded, place(ids, self.device), **keywords)
         return dataclasses.replace(heads, **{field.name: getattr(heads, field.name).cpu()
                                              for field in dataclasses.fields(heads)
                                              if is_torch(getattr(heads, field.name))})

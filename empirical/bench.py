@@ -107,7 +107,7 @@ def _floor(setup, lengths: list[int]) -> dict:
 
     from empirical.heads.device import place, synchronize
 
-    model = place(setup.loaded.model, setup.device)
+    model = setup.loaded.model if setup.device.type == "cpu" else place(setup.loaded.model, setup.device)
     with torch.no_grad():  # a first pass pays for lazy initialisation: not part of the floor
         model(input_ids=place(setup.token_ids(min(lengths)), setup.device))
     forward, entries = 0.0, 0
@@ -133,18 +133,19 @@ def _floor(setup, lengths: list[int]) -> dict:
 
 
 def _child(model_dir: str, tokenizer: str | None, text: str | None, number: int, scale: str, device: str,
-           workers: int | None, queue) -> None:
+           workers: int | None, queue, dtype: str = "float32", weights: str = "auto", lengths=None) -> None:
     import torch
 
     from empirical import compute_floor
     from empirical.algorithms import Setup
     from empirical.heads.loading import load_model
+    from empirical.heads.offload import is_streamed
     from empirical.runner import run_algorithms
 
     torch.set_num_threads(os.cpu_count() or 1)
-    loaded = load_model(model_dir, offline=True, tokenizer=tokenizer)
+    loaded = load_model(model_dir, offline=True, tokenizer=tokenizer, dtype=dtype, weights=weights)
     setup = Setup(loaded, text=text, progress=False, device=device, workers=workers)
-    options = grids(scale)
+    options = grids(scale) if lengths is None else {**grids(scale), "lengths": tuple(lengths)}
     lengths = _lengths_of(number, options, max(setup.lengths(options["lengths"])))
     floor = _floor(setup, lengths)
     began, cpu_began = time.perf_counter(), time.process_time()
@@ -161,16 +162,20 @@ def _child(model_dir: str, tokenizer: str | None, text: str | None, number: int,
         extra = {str(p["length"]): {"critical_n": p["critical_n"], "stable_n": p["stable_n"],
                                     "p_value_falls_at": p["non_monotone"]["p_value_falls_at"]}
                  for p in summary["points"]}
-    queue.put({"algorithm": number, "seconds": seconds, "cpu_seconds": cpu_seconds, "peak_gib": peak, "floor": floor,
+    queue.put({"algorithm": number, "seconds": seconds, "tokens": setup.windows * sum(lengths),
+               "model": loaded.describe(), "dtype": dtype, "streamed": is_streamed(loaded.model), "cpu_seconds": cpu_seconds, "peak_gib": peak, "floor": floor,
                "compute_floor": compute, "workers": setup.workers,
                "work": _work(number, summary, heads, setup.windows), "extra": extra})
 
 
 def run(*, scale: str = "paper", algorithms=(1, 2, 3, 4, 5), text=None, tokenizer=None, device: str = "cpu",
-        log=None, workers: int | None = None) -> list[dict]:
+        log=None, workers: int | None = None, model: str | None = None, dtype: str = "float32",
+        weights: str = "auto", lengths=None) -> list[dict]:
     """Time each algorithm in a fresh process; returns one record per algorithm (each also printed as JSON).
 
-    ``log`` (a path) receives each record as one JSON line as soon as it is measured.
+    ``log`` (a path) receives each record as one JSON line as soon as it is measured. ``model`` (a local folder,
+    e.g. ``python -m empirical checkpoint``'s) replaces the random GPT-2, loaded in ``dtype`` with ``weights``;
+    ``lengths`` replaces the grid's lengths (Alg. 2, 4 and 5 run at the longest).
     """
     import torch
     from transformers import GPT2Config, GPT2Model
@@ -187,12 +192,15 @@ def run(*, scale: str = "paper", algorithms=(1, 2, 3, 4, 5), text=None, tokenize
     context = multiprocessing.get_context("spawn")
     records = []
     with tempfile.TemporaryDirectory() as model_dir:
-        torch.manual_seed(0)
-        GPT2Model(GPT2Config()).save_pretrained(model_dir)  # GPT-2 124M architecture, random weights
+        if model is None:
+            torch.manual_seed(0)
+            GPT2Model(GPT2Config()).save_pretrained(model_dir)  # GPT-2 124M architecture, random weights
+        else:
+            model_dir, tokenizer = model, None  # the folder's own tokenizer
         for number in algorithms:
             queue = context.Queue()
             process = context.Process(target=_child, args=(model_dir, tokenizer, text, number, scale, device, workers,
-                                                                     queue))
+                                                           queue, dtype, weights, lengths))
             process.start()
             record = None
             while record is None:
@@ -303,23 +311,55 @@ process. See `docs/benchmarks.md` for what the columns mean.
 """
 
 
-def main(*, scale: str, algorithms, out, device: str = "cpu", workers: int | None = None) -> str:
+def main(*, scale: str, algorithms, out, device: str = "cpu", workers: int | None = None, model: str | None = None,
+         dtype: str = "float32", weights: str = "auto", lengths=None) -> str:
     """Check ``out``, run, write the Markdown table to ``out`` and the records to ``out`` with ``.jsonl``."""
     from empirical.heads.device import resolve
+    from empirical.heads.loading import check_dtype, check_weights, resolve as resolve_model
     from empirical.heads.rows import check_workers
     from theorems.engine.validation import check_subset
 
     check_subset(algorithms, (1, 2, 3, 4, 5), name="--algorithms")
+    check_dtype(dtype)
+    check_weights(weights)
+    if model is not None:
+        model = resolve_model(model)
+        if not Path(model).is_dir():
+            raise InvalidArgument(f"--model={model!r} must be a local model folder (config.json and weights), e.g. "
+                                  "one written by `python -m empirical checkpoint`")
     resolve(device)  # a clear error before anything is written or computed
     check_workers(workers, name="--workers")
     out = check_output(out)
     log = out.with_suffix(".jsonl")
     check_output(log)
     log.write_text("")
-    records = run(scale=scale, algorithms=algorithms, device=device, log=log, workers=workers)
-    text = HEADER.format(scale=scale) + markdown(records, scale=scale)
+    records = run(scale=scale, algorithms=algorithms, device=device, log=log, workers=workers, model=model,
+                  dtype=dtype, weights=weights, lengths=lengths)
+    header = HEADER if model is None else MODEL_HEADER
+    text = header.format(scale=scale, model=model, dtype=dtype) + markdown(records, scale=scale)
+    if model is not None:
+        text += forward_table(records)
     out.write_text(text)
     return text
+
+
+MODEL_HEADER = """# Benchmark run: Algorithms 1-5 on `{model}` ({scale} grid, {dtype} weights)
+
+`python -m empirical bench --model`: every query token of every head; each algorithm in a fresh process, its peak
+resident memory its own (the model, streamed or not, included). See `docs/benchmarks.md` for the columns.
+
+"""
+
+
+def forward_table(records: list[dict]) -> str:
+    """Per token: each algorithm's time against the model's forward passes alone on the same windows."""
+    lines = ["", "| algorithm | tokens (windows × lengths) | forward passes alone | per token: forward | per token: "
+             "algorithm | algorithm / forward |", "|---|---|---|---|---|---|"]
+    for r in (r for r in records if r.get("floor")):
+        forward, tokens = r["floor"]["forward_seconds"], r.get("tokens") or 1
+        lines.append(f"| Alg. {r['algorithm']} | {tokens:,} | {_duration(forward)} | {1e3 * forward / tokens:.2f} ms | "
+                     f"{1e3 * r['seconds'] / tokens:.1f} ms | {r['seconds'] / forward:.1f}× |")
+    return "\n".join(lines) + "\n"
 
 
 # ----------------------------------------------------------------------------------------------

@@ -9,11 +9,15 @@ directions of Alg. 5 are seeded per block), so where it ran changes no number.
 
 With ``--layers-per-block k`` (:func:`run_blocks`), the driver runs the algorithms itself and every pass over
 the rows (each ``map_rows`` call: per length for Alg. 1 and 3, per ``N`` for a subsample of Alg. 4) becomes
-one task per block of ``k`` layers ``[a, b)``: the worker extracts only those layers and returns the raw
-``[B, b - a, H, R, ...]`` arrays of :func:`empirical.heads.rows.map_rows` (its rows carry their global layer
-number, so Alg. 5's per-block seeds are the single process's); the driver concatenates the blocks along the
-layer axis into the arrays ``map_rows`` returns and runs the unchanged aggregation, so ``results.json`` is
-the same by construction. The driver keeps a streamed view of the heads (one block at a time) for what is
+a pipeline of one task per block of ``k`` layers ``[a, b)``: the worker runs only those layers
+(:func:`empirical.heads.extraction.extract` with ``pipeline=True``), fed the hidden state the previous block's
+task handed on (a Dask dependency: block ``k + 1``'s task starts when block ``k``'s output exists, and only that
+``[B, L, d_model]`` tensor travels), and returns the raw ``[B, b - a, H, R, ...]`` arrays of
+:func:`empirical.heads.rows.map_rows` (its rows carry their global layer number, so Alg. 5's per-block seeds are
+the single process's) and its own output. A worker reads only its block's weights: a local safetensors model is
+streamed there a layer at a time (:mod:`empirical.heads.offload`; ``--weights auto``), so adding workers spreads
+the model instead of copying it. The driver concatenates the blocks along the layer axis into the arrays
+``map_rows`` returns and runs the unchanged aggregation, so ``results.json`` is the same by construction. The driver keeps a streamed view of the heads (one block at a time) for what is
 not per row: the visible keys, Alg. 4's ``δ`` (every layer's embeddings, block by block, on the driver)
 and the mpmath confirmers of a violating row.
 
@@ -23,8 +27,8 @@ and the mpmath confirmers of a violating row.
   the same model, text and options reads it back instead of recomputing, so a run interrupted after
   three algorithms pays only for the last two. With layer blocks, each finished block is also saved
   (``cluster-tasks/<digest>-alg<n>-call<c>-L<length>-layers<a>-<b>.npz``, the digest naming the spec, the
-  options, the call and its rows), so an algorithm interrupted half-way recomputes only its missing
-  blocks. The directory is removed once ``results.json`` is written.
+  options, the call and its rows, with the block's output beside it as ``.pt``), so an algorithm interrupted
+  half-way recomputes only the blocks from its first missing one on, fed the saved output before it. The directory is removed once ``results.json`` is written.
 
 Why Dask and not Ray (measured on this machine, 2 cores under a load of ~10, 2026-11-23; see
 ``docs/benchmarks.md``): a local cluster of two workers starts in 13 s against Ray's 25 s, one GPT-2
@@ -100,12 +104,26 @@ def _setup_for(spec: dict):
         _WORKER_SETUPS.clear()
         if spec.get("threads"):
             torch.set_num_threads(spec["threads"])
-        loaded = load_model(spec["model"], offline=spec["offline"], tokenizer=spec["tokenizer"])
+        loaded = load_model(spec["model"], offline=spec["offline"], tokenizer=spec["tokenizer"],
+                            dtype=spec.get("dtype", "float32"), weights=_worker_weights(spec))
         _WORKER_SETUPS[key] = Setup(loaded, text=spec["text"], windows=spec["windows"], embeddings=spec["embeddings"],
                                     progress=False, device=spec["device"],
                                     layers_per_block=spec.get("layers_per_block"),
                                     workers=spec.get("workers") or spec.get("threads"))  # a local worker: its share
     return _WORKER_SETUPS[key]
+
+
+def _worker_weights(spec: dict) -> str:
+    """A layer-block worker streams a local safetensors model (``--weights auto``): it reads only its block's layers,
+    one at a time, instead of holding a copy of the whole model."""
+    from empirical.heads.loading import resolve
+    from empirical.heads.offload import tensor_files
+
+    weights = spec.get("weights", "auto")
+    if weights != "auto" or not spec.get("layers_per_block"):
+        return weights
+    folder = Path(resolve(spec["model"]))
+    return "disk" if folder.is_dir() and tensor_files(folder) is not None else "auto"
 
 
 def _task(number: int, spec: dict, options: dict) -> dict:
@@ -116,20 +134,53 @@ def _task(number: int, spec: dict, options: dict) -> dict:
     return {"results": jsonable(results), "timings": timings}
 
 
-def _block_task(spec: dict, length: int, layers: tuple[int, int], function, keywords: dict) -> dict:
-    """On a worker: ``map_rows``'s arrays ``[B, b - a, H, R, ...]`` for layers ``[a, b)`` of the windows of ``length``.
+def _block_forward(spec: dict, length: int, layers: tuple[int, int], entering=None):
+    """On a worker: the forward pass of block ``[a, b)`` of the pipeline over the layers, on the windows of ``length``.
 
-    Only those layers are extracted; ``function`` sees each block of rows under its global layer number.
+    Only those layers run, fed ``entering`` (the previous block's output; ``None`` for the first block), so the
+    worker reads only their weights. Returns the block's :class:`Heads` (kept on the worker for
+    :func:`_block_rows`), its ``leaving`` packed for the next block's :func:`_block_forward`: the next block's forward
+    pass starts as soon as this one ends, while this block's rows are still being computed.
     """
-    from empirical.heads.rows import map_rows
-
     setup = _setup_for(spec)
     start, stop = layers
-    heads = setup._extract(setup.token_ids(length), layers=range(start, stop))
+    heads = setup._extract(setup.token_ids(length), layers=range(start, stop), pipeline=True,
+                           entering=None if entering is None else _unpacked(entering))
+    return dataclasses.replace(heads, leaving=_packed(heads.leaving))
+
+
+def _block_rows(spec: dict, heads, start: int, function, keywords: dict) -> dict:
+    """On a worker: ``map_rows``'s arrays ``[B, b - a, H, R, ...]`` of a block's heads (``function`` sees each block of
+    rows under its global layer number)."""
+    from empirical.heads.rows import map_rows
+
+    _setup_for(spec)  # the worker's thread settings
 
     def shifted(rows):
         return function(dataclasses.replace(rows, layer=rows.layer + start))
     return map_rows(heads, shifted, **keywords).values
+
+
+def _leaving(heads):
+    """The hidden state a block hands on (a task of its own, so only it travels to the next block's worker)."""
+    return heads.leaving
+
+
+def _packed(tensor) -> tuple:
+    """``(dtype name, tensor)`` with a bfloat16/float16 tensor's bits as int16: Dask's torch serialiser goes through
+    numpy, which has no bfloat16; the bits travel unchanged."""
+    import torch
+
+    narrow = tensor.dtype in (torch.bfloat16, torch.float16)
+    return str(tensor.dtype).removeprefix("torch."), tensor.view(torch.int16) if narrow else tensor
+
+
+def _unpacked(packed: tuple):
+    import torch
+
+    name, tensor = packed
+    dtype = getattr(torch, name)
+    return tensor.view(dtype) if tensor.dtype != dtype else tensor
 
 
 class LayerBlocks:
@@ -166,24 +217,46 @@ class LayerBlocks:
         _, layers, _, length = heads.sizes
         blocks = [(start, min(start + self.per_block, layers)) for start in range(0, layers, self.per_block)]
         paths = {block: self._path(length, block, index, keywords) for block in blocks}
-        parts = {block: dict(np.load(path)) for block, path in paths.items() if path.is_file()}
+        saved = [path.is_file() and path.with_suffix(".pt").is_file() for path in paths.values()]
+        first = saved.index(False) if False in saved else len(blocks)  # blocks before it are read back
+        parts = {block: dict(np.load(paths[block])) for block in blocks[:first]}
         self.reused += len(parts)
-        futures = {self.client.submit(_block_task, self.spec, length, block, function, {"index": index, **keywords},
-                                      pure=False, retries=RETRIES,
-                                      key=f"alg{self.algorithm}-call{self.calls}-layers{block[0]}-{time.time_ns()}"):
-                   block for block in blocks if block not in parts}
+        entering = torch_load(paths[blocks[first - 1]].with_suffix(".pt")) if 0 < first < len(blocks) else None
+        futures, handed = {}, {}
+        for block in blocks[first:]:  # block k + 1's forward pass waits for block k's output only
+            stamp = f"alg{self.algorithm}-call{self.calls}-layers{block[0]}-{time.time_ns()}"
+            heads = self.client.submit(_block_forward, self.spec, length, block, entering, pure=False,
+                                       retries=RETRIES, key=f"{stamp}-forward")
+            entering = handed[block] = self.client.submit(_leaving, heads, pure=False, key=f"{stamp}-leaving")
+            futures[self.client.submit(_block_rows, self.spec, heads, block[0], function, {"index": index, **keywords},
+                                       pure=False, retries=RETRIES, key=f"{stamp}-rows")] = block
         for future in as_completed(futures):
             block = futures[future]
             parts[block] = future.result()
             self.computed += 1
-            temporary = paths[block].with_suffix(".tmp")
-            with open(temporary, "wb") as handle:
-                np.savez(handle, **parts[block])
-            temporary.replace(paths[block])  # whole or absent
+            _save_block(paths[block], {"values": parts[block], "leaving": handed[block].result()})
             if progress is not None:
                 progress.update(round(progress.total * (block[1] - block[0]) / layers))
         keys = list(parts[blocks[0]])  # every block has the keys of the function's first result, in its order
         return RowMap(index, {key: np.concatenate([parts[block][key] for block in blocks], axis=1) for key in keys})
+
+
+def torch_load(path: Path):
+    import torch
+
+    return torch.load(path, weights_only=True)
+
+
+def _save_block(path: Path, answer: dict) -> None:
+    """A block's arrays (``.npz``) and its output (``.pt``, the model's dtype), each whole or absent."""
+    import torch
+
+    temporary = path.with_suffix(".tmp")
+    with open(temporary, "wb") as handle:
+        np.savez(handle, **answer["values"])
+    torch.save(answer["leaving"], path.with_suffix(".pt.tmp"))
+    path.with_suffix(".pt.tmp").replace(path.with_suffix(".pt"))
+    temporary.replace(path)
 
 
 def _identity(spec: dict, options: dict) -> tuple[tuple[int, ...], dict, dict]:

@@ -148,7 +148,8 @@ def check_before_loading(model, *, text, windows: int, offline, tokenizer, optio
 
 def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", offline: bool | None = None,
         tokenizer: str | None = None, progress: bool = True, device: str = "cpu", cluster: str | None = None,
-        layers_per_block: int | None = None, workers: int | None = None, **options) -> dict:
+        layers_per_block: int | None = None, workers: int | None = None, dtype: str = "float32",
+        weights: str = "auto", **options) -> dict:
     """Load ``model``, run the algorithms on ``text``, write results.json, the figures and report.md.
 
     Every option is checked before the model loads, and the grids against the model before any forward pass.
@@ -158,21 +159,30 @@ def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", 
     ``layers_per_block`` bounds how many layers' vectors are held at once (:class:`empirical.algorithms.Setup`):
     the same numbers, one forward pass per block of layers and pass over them. ``workers`` blocks of rows run at
     once on a pool of threads (default: the cores available; on a cluster, each worker's own threads).
+    ``dtype`` is the weights' precision (``float32``, ``bfloat16``, ``float16``; the heads are read back in float32)
+    and ``weights`` where they live (``memory``; ``disk``: streamed a layer at a time; ``auto``: disk above 2 GiB).
     """
     from empirical.cluster import check_cluster
     from empirical.heads.device import resolve
+    from empirical.heads.loading import check_dtype, check_weights
     from empirical.heads.rows import check_workers
     from theorems.engine.validation import check_integer
 
     if layers_per_block is not None:
         check_integer(layers_per_block, name="--layers-per-block")
     check_workers(workers, name="--workers")
+    check_dtype(dtype)
+    check_weights(weights)
     check_options(text=text, out=out, windows=windows, embeddings=embeddings, **options)
     check_cluster(cluster)
     resolve(device)  # before the model is loaded
     check_before_loading(model, text=text, windows=windows, offline=offline, tokenizer=tokenizer, options=options)
     out = Path(out)
-    loaded = load_model(model, offline=offline, tokenizer=tokenizer)
+    loaded = load_model(model, offline=offline, tokenizer=tokenizer, dtype=dtype, weights=weights)
+    from empirical.heads.offload import is_streamed
+    if resolve(device).type != "cpu" and is_streamed(loaded.model):
+        raise InvalidArgument(f"--device={device!r}: weights streamed from disk (--weights disk, or auto for a model "
+                              "above 2 GiB) run the forward pass on the CPU; pass --weights memory to use the GPU")
     if options.get("lengths") is None:  # not given: the paper's lengths that fit the model (MiniLM stops at 512)
         options["lengths"] = tuple(n for n in algorithms.PAPER_LENGTHS if n <= loaded.max_length)
     check_grids(loaded.max_length, **options)
@@ -189,7 +199,7 @@ def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", 
             from empirical import cluster as engine
             spec = {"model": model, "text": None if text is None else str(text), "windows": windows,
                     "embeddings": embeddings, "offline": offline, "tokenizer": tokenizer, "device": device,
-                    "layers_per_block": layers_per_block, "workers": workers}
+                    "layers_per_block": layers_per_block, "workers": workers, "dtype": dtype, "weights": weights}
             results, timings = engine.run(cluster=cluster, spec=spec, options=options, out=out, progress=progress,
                                            setup=setup)
     except BaseException:
@@ -203,7 +213,8 @@ def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", 
         "text": {"path": str(text) if text else None,
                  "description": (f"`{Path(text).name}`, consecutive windows from its first chapter" if text
                                  else "random token ids")},
-        "settings": {"windows": windows, "embeddings": embeddings, **{k: v for k, v in options.items()}},
+        "settings": {"windows": windows, "embeddings": embeddings, **{k: v for k, v in options.items()},
+                     **({} if dtype == "float32" else {"dtype": dtype})},
         "versions": versions(), "timings": timings, "checks": checks,
         "seconds": time.perf_counter() - began,
     })

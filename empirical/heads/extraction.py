@@ -36,7 +36,23 @@ EMBEDDINGS = ("values", "keys", "hidden")
 """Which vectors play the embeddings ``x_i``: the head's values (default), keys, or the layer's input."""
 
 TOLERANCE = 1e-5
-"""Largest accepted difference between the recomputed alpha and the model's own attentions."""
+"""Largest accepted difference between the recomputed alpha and the model's own attentions (float32 weights)."""
+
+LOW_PRECISION_ULPS = 4
+"""With bfloat16 or float16 weights the model rounds its logits and its attention weights to that precision, so
+the accepted difference is this many of its ulps at 1 (bfloat16: 0.031; float16: 0.0039); the recomputation itself
+is done in float32 from the model's own ``q, k``."""
+
+
+def tolerance_for(dtype: torch.dtype) -> float:
+    """:data:`TOLERANCE` for float32 (and wider) forward passes, :data:`LOW_PRECISION_ULPS` ulps for narrower ones.
+
+    >>> tolerance_for(torch.float32), tolerance_for(torch.bfloat16)
+    (1e-05, 0.03125)
+    """
+    if torch.finfo(dtype).bits >= 32:
+        return TOLERANCE
+    return LOW_PRECISION_ULPS * torch.finfo(dtype).eps
 
 
 @dataclasses.dataclass(frozen=True)
@@ -57,6 +73,8 @@ class Heads:
     hidden: torch.Tensor       # [B, layer, L, d_model]  hidden state entering each layer
     attention_error: float     # max |alpha - the model's attentions|
     bias: torch.Tensor | None = None  # [B, 1 or layer, L, L] the model's additive mask where it is not 0 on visible keys
+    leaving: torch.Tensor | None = None  # [B, L, d_model] in the model's dtype: the output of the last layer run
+                                         # (only from extract(..., pipeline=True): the next block's input)
 
     @property
     def causal(self) -> bool:
@@ -173,17 +191,24 @@ def _additive(call: dict, batch: int, length: int, dtype) -> torch.Tensor:
     mask = mask[..., -length:].expand(batch, 1, length, length)
     if mask.dtype == torch.bool:  # a boolean mask (True = attend) instead of an additive one
         mask = torch.where(mask, 0.0, float("-inf")).to(dtype)
+    elif mask.dtype != dtype:  # a bfloat16/float16 mask: its own "min" is the masked value, -inf in float32
+        mask = torch.where(mask > torch.finfo(mask.dtype).min / 2, mask.to(dtype), float("-inf"))
     return mask
 
 
 def _weights_error(call: dict, weights: torch.Tensor) -> float:
     """``max |softmax(scaling · q kᵀ + mask) − weights|`` for one call, with the model's own mask."""
-    query = call["query"]
+    query = _wide(call["query"])
     heads, length = query.shape[1], query.shape[2]
     additive = _additive(call, query.shape[0], length, query.dtype)
-    logits = torch.matmul(query, _per_head(call["key"], heads).transpose(-1, -2)).mul_(call["scaling"]).add_(additive)
-    logits.masked_fill_(~(additive > torch.finfo(query.dtype).min / 2), float("-inf"))
+    logits = torch.matmul(query, _per_head(_wide(call["key"]), heads).transpose(-1, -2)).mul_(call["scaling"])
+    logits.add_(additive).masked_fill_(~(additive > torch.finfo(query.dtype).min / 2), float("-inf"))
     return float((torch.softmax(logits, dim=-1) - weights).abs().max())
+
+
+def _wide(tensor: torch.Tensor) -> torch.Tensor:
+    """``tensor`` in float32 when the forward pass ran narrower (the heads are always read in float32 or wider)."""
+    return tensor if torch.finfo(tensor.dtype).bits >= 32 else tensor.float()
 
 
 def _layer_range(layers, total: int) -> range:
@@ -194,14 +219,57 @@ def _layer_range(layers, total: int) -> range:
     return layers
 
 
-def extract(loaded: LoadedModel, input_ids: torch.Tensor, *, tolerance: float = TOLERANCE, layers: range | None = None
-            ) -> Heads:
+@contextlib.contextmanager
+def _only(model: torch.nn.Module, layers: range, entering: torch.Tensor | None, entered: list, leaving: list):
+    """Inside the block the model's stack holds only ``layers``; the first is fed ``entering`` (when given) instead
+    of what the embedding computed, the hidden state entering each is appended to ``entered`` and the output of the
+    last to ``leaving``. The layers outside are never called, so a streamed model never reads their weights.
+    (``entered`` is read here, not from ``output_hidden_states``: transformers installs its recording hooks on the
+    layers the model holds at its first call, which may be another block's.)"""
+    from empirical.heads.offload import decoder_layers
+
+    name, stack = decoder_layers(model)
+    parent, _, attribute = name.rpartition(".")
+    holder = model.get_submodule(parent) if parent else model
+    kept = list(stack)[layers.start:layers.stop]
+
+    def feed(module, args, kwargs):
+        if args:
+            return (entering, *args[1:]), kwargs
+        return args, {**kwargs, "hidden_states": entering}
+
+    def record(module, args, kwargs):
+        entered.append(args[0] if args else kwargs["hidden_states"])
+
+    def catch(module, args, output):
+        leaving.append(output[0] if isinstance(output, tuple) else output)
+    handles = [kept[-1].register_forward_hook(catch)]
+    if entering is not None:
+        handles.append(kept[0].register_forward_pre_hook(feed, with_kwargs=True))
+    handles += [layer.register_forward_pre_hook(record, with_kwargs=True) for layer in kept]  # after feed
+    setattr(holder, attribute, torch.nn.ModuleList(kept))
+    try:
+        yield
+    finally:
+        setattr(holder, attribute, stack)
+        for handle in handles:
+            handle.remove()
+
+
+def extract(loaded: LoadedModel, input_ids: torch.Tensor, *, tolerance: float | None = None,
+            layers: range | None = None, pipeline: bool = False, entering: torch.Tensor | None = None) -> Heads:
     """Run the model once on ``input_ids`` (``[B, L]`` or ``[L]``) and read the heads of ``layers`` (default: all).
 
     Only the vectors of the chosen layers are kept (see :class:`Heads`); the model's attentions are
     checked layer by layer during the pass and never held together. Raises
     :class:`ExtractionMismatch` when the recomputed alpha differs from the model's own attentions by
-    more than ``tolerance`` (an architecture with soft-capping, sinks, ...).
+    more than ``tolerance`` (default :func:`tolerance_for` the model's dtype: an architecture with soft-capping,
+    sinks, ...). A bfloat16 or float16 model's vectors are read back in float32.
+
+    ``pipeline=True`` runs only ``layers`` (a block of a pipeline over the layers, :mod:`empirical.cluster`): the
+    first is fed ``entering``, the previous block's :attr:`Heads.leaving` (required unless the block starts at
+    layer 0), and the result's ``leaving`` is this block's output, the next block's input: the same tensors as in
+    one forward pass over every layer.
 
     >>> extract(load_model("minilm"), ids, layers=range(2, 4)).sizes    # doctest: +SKIP
     (1, 2, 12, L)
@@ -215,23 +283,29 @@ def extract(loaded: LoadedModel, input_ids: torch.Tensor, *, tolerance: float = 
     if ids.shape[1] > loaded.max_length:
         raise InvalidArgument(f"input_ids has L={ids.shape[1]} tokens; {loaded.name} accepts at most {loaded.max_length}")
     chosen = _layer_range(layers, loaded.n_layers)
+    if pipeline and (entering is None) != (chosen.start == 0):
+        raise InvalidArgument(f"entering must be given exactly when a pipeline block starts after layer 0 (layers={chosen})")
     calls: list[dict] = []
-    with torch.no_grad(), _capture(loaded.model, calls, keep=chosen.__contains__):
-        output = loaded.model(input_ids=ids, output_hidden_states=True)
+    entered, leaving = [], []
+    run = chosen if pipeline else range(loaded.n_layers)  # the layers the forward pass runs
+    running = _only(loaded.model, chosen, entering, entered, leaving) if pipeline else contextlib.nullcontext()
+    with torch.no_grad(), running, _capture(loaded.model, calls, keep=lambda i: i < len(run) and run[i] in chosen):
+        output = loaded.model(input_ids=ids, output_hidden_states=not pipeline)
     if any(call["error"] is None for call in calls):
         raise NoAttentionError(f"{loaded.name} returned no attention weights from its eager attention")
-    if len(calls) != loaded.n_layers:
+    if len(calls) != len(run):
         raise NoAttentionError(
-            f"{loaded.name}: {len(calls)} eager attention calls were recorded for {loaded.n_layers} layers "
+            f"{loaded.name}: {len(calls)} eager attention calls were recorded for {len(run)} layers "
             "(an attention path that bypasses eager_attention_forward, e.g. GPT-2's "
             "reorder_and_upcast_attn, or cross-attention); add an adapter in empirical/heads/extraction.py")
-    kept = calls[chosen.start:chosen.stop]
+    kept = calls[chosen.start - run.start:chosen.stop - run.start]
     heads = kept[0]["query"].shape[1]
     batch, length = ids.shape
-    hidden = torch.stack(list(output.hidden_states[chosen.start:chosen.stop]), dim=1)   # [B, layer, L, d_model]
-    q = torch.stack([call["query"] for call in kept], dim=1)                           # [B, layer, head, L, d]
-    k = torch.stack([_per_head(call["key"], heads) for call in kept], dim=1)           # [B, layer, head, L, d]
-    v = torch.stack([_per_head(call["value"], heads) for call in kept], dim=1)         # [B, layer, head, L, d]
+    entered = entered if pipeline else list(output.hidden_states[chosen.start:chosen.stop])
+    hidden = _wide(torch.stack(entered, dim=1))                                        # [B, layer, L, d_model]
+    q = _wide(torch.stack([call["query"] for call in kept], dim=1))                    # [B, layer, head, L, d]
+    k = _wide(torch.stack([_per_head(call["key"], heads) for call in kept], dim=1))    # [B, layer, head, L, d]
+    v = _wide(torch.stack([_per_head(call["value"], heads) for call in kept], dim=1))  # [B, layer, head, L, d]
     scaling = torch.tensor([call["scaling"] for call in kept], dtype=q.dtype)           # [layer]
     additive = [_additive(call, batch, length, q.dtype) for call in kept]               # each [B, 1, L, L]
     visible = additive[0][:, 0] > torch.finfo(q.dtype).min / 2                          # [B, L, L]
@@ -239,12 +313,14 @@ def extract(loaded: LoadedModel, input_ids: torch.Tensor, *, tolerance: float = 
         raise NoAttentionError(f"{loaded.name}: the layers use different masks (sliding windows?); not supported")
     bias = _bias(additive, visible)
     error = max(call["error"] for call in calls)
-    del output, calls, kept
+    tolerance = tolerance_for(kept[0]["query"].dtype) if tolerance is None else tolerance
+    del output, calls, kept, entered
     if not error <= tolerance:
         raise ExtractionMismatch(
             f"{loaded.name}: alpha recomputed from q, k differs from the model's attentions by {error:.3g} > "
             f"{tolerance:g}: this architecture transforms the scores beyond scaling and masking")
-    return Heads(q=q, k=k, v=v, visible=visible, scaling=scaling, hidden=hidden, attention_error=error, bias=bias)
+    return Heads(q=q, k=k, v=v, visible=visible, scaling=scaling, hidden=hidden, attention_error=error, bias=bias,
+                 leaving=leaving[0] if pipeline else None)
 
 
 def _bias(additive: list[torch.Tensor], visible: torch.Tensor) -> torch.Tensor | None:

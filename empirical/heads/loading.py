@@ -298,12 +298,62 @@ def _is_causal(config) -> bool:
                                  "phi", "bloom", "falcon", "gemma", "gemma2", "olmo", "codegen"}
 
 
+DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
+"""``--dtype``: the weights' and the forward pass's precision (the heads are read back in float32)."""
+
+WEIGHTS = ("auto", "memory", "disk")
+"""``--weights``: held in memory, streamed from disk a layer at a time, or ``auto`` (disk above
+:data:`STREAM_WEIGHTS`)."""
+
+STREAM_WEIGHTS = 2 << 30
+"""``--weights auto`` streams a local safetensors model whose weights need more bytes than this at ``--dtype``."""
+
+
+def check_dtype(dtype) -> torch.dtype:
+    """``--dtype`` as a ``torch.dtype``: one of :data:`DTYPES` (a name or the dtype itself).
+
+    >>> check_dtype("bfloat16")
+    torch.bfloat16
+    """
+    if isinstance(dtype, torch.dtype) and dtype in DTYPES.values():
+        return dtype
+    if isinstance(dtype, str) and dtype in DTYPES:
+        return DTYPES[dtype]
+    raise InvalidArgument(f"--dtype={dtype!r} must be one of {', '.join(DTYPES)}")
+
+
+def check_weights(weights) -> str:
+    """``--weights``: one of :data:`WEIGHTS`."""
+    if weights not in WEIGHTS:
+        raise InvalidArgument(f"--weights={weights!r} must be one of {', '.join(WEIGHTS)}")
+    return weights
+
+
+def _streams(target: str, weights: str, dtype: torch.dtype) -> bool:
+    """Whether the weights are streamed: ``disk``, or ``auto`` for a local safetensors model above the threshold."""
+    from empirical.heads.offload import checkpoint_bytes
+
+    if weights == "memory" or not Path(target).is_dir():
+        if weights == "disk":
+            raise ModelUnavailableError(f"--weights disk needs a local model folder with safetensors weights, not "
+                                        f"{target!r}; download it first, or use --weights memory")
+        return False
+    size = checkpoint_bytes(Path(target), dtype)
+    if weights == "disk" and size is None:
+        raise ModelUnavailableError(f"--weights disk: {target} holds no safetensors weights; use --weights memory")
+    return weights == "disk" or (size is not None and size > STREAM_WEIGHTS)
+
+
 def load_model(name_or_path: str = DEFAULT_MODEL, *, offline: bool | None = None,
-               tokenizer: str | None = None, dtype: torch.dtype = torch.float32) -> LoadedModel:
+               tokenizer: str | None = None, dtype: torch.dtype | str = torch.float32,
+               weights: str = "auto") -> LoadedModel:
     """Load ``name_or_path`` with eager attention; raise a clear error when that is impossible.
 
     ``tokenizer`` (a name or path) overrides the tokenizer stored with the model; a model without
     one (e.g. a random model saved by a test) gets ``tokenizer=None`` and needs token ids.
+    ``dtype`` (:data:`DTYPES`) is the weights' precision; ``weights="disk"`` streams them from the
+    safetensors files a layer at a time (:mod:`empirical.heads.offload`), ``"auto"`` does so above
+    :data:`STREAM_WEIGHTS` bytes.
 
     >>> load_model("minilm").n_heads                         # doctest: +SKIP
     12
@@ -312,6 +362,7 @@ def load_model(name_or_path: str = DEFAULT_MODEL, *, offline: bool | None = None
 
     check_tokenizer(tokenizer)
     offline = offline_requested(offline)
+    dtype, weights = check_dtype(dtype), check_weights(weights)
     name = str(name_or_path)
     target = resolve(name_or_path)
     local = offline or Path(target).is_dir()
@@ -322,7 +373,11 @@ def load_model(name_or_path: str = DEFAULT_MODEL, *, offline: bool | None = None
     except (OSError, ValueError) as error:
         raise _unavailable(name, offline, error) from error
     try:
-        model = AutoModel.from_pretrained(target, attn_implementation="eager", local_files_only=local, dtype=dtype)
+        if _streams(target, weights, dtype):
+            from empirical.heads.offload import streamed_model
+            model = streamed_model(Path(target), config, dtype=dtype)
+        else:
+            model = AutoModel.from_pretrained(target, attn_implementation="eager", local_files_only=local, dtype=dtype)
     except ValueError as error:
         if "attn_implementation" in str(error) or "eager" in str(error) or "attention" in str(error).lower():
             raise NoAttentionError(

@@ -6,7 +6,9 @@ fit in memory together: it holds one block of ``per_block`` layers, and a questi
 outside it drops the block and extracts the next (one forward pass, which records only that block's
 ``q, k, v``). Consumers walk the layers in order (:func:`empirical.heads.rows.blocks`), so one pass
 over the model costs ``ceil(layers / per_block)`` forward passes and holds one block's vectors plus
-one layer's ``[B, H, L, L]`` tables.
+one layer's ``[B, H, L, L]`` tables. With ``pipeline=True`` a block that follows the one held runs only its own
+layers on that block's output (``extract(..., pipeline=True, entering=...)``): a pass over the model costs one
+forward pass in all, with the same tensors.
 
 >>> stream = HeadStream(lambda layers: extract(loaded, ids, layers=layers), layers=30, per_block=4)  # doctest: +SKIP
 >>> stream.layer_logits(17).shape     # extracts layers 16..19                                       # doctest: +SKIP
@@ -46,13 +48,14 @@ def layers_per_block(*, batch: int, length: int, heads: int, d_head: int, d_mode
 class HeadStream:
     """The heads of ``layers`` layers, extracted ``per_block`` layers at a time by ``extract_block(range)``."""
 
-    def __init__(self, extract_block: Callable[[range], Heads], *, layers: int, per_block: int):
+    def __init__(self, extract_block: Callable[..., Heads], *, layers: int, per_block: int, pipeline: bool = False):
         if not callable(extract_block):
             raise InvalidArgumentType(f"extract_block must be callable (range -> Heads), not {type(extract_block).__name__}")
         for name, value in (("layers", layers), ("per_block", per_block)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise InvalidArgument(f"{name}={value!r} must be a positive integer")
         self._extract_block, self.layers, self.per_block = extract_block, layers, per_block
+        self.pipeline = pipeline  # extract_block(range, pipeline=True, entering=...): one forward pass per pass
         self._start, self._block = None, None
         self.extractions = 0  # forward passes so far (what streaming costs in time)
         self.attention_error = 0.0  # the largest over the blocks extracted so far
@@ -63,8 +66,14 @@ class HeadStream:
             raise InvalidArgument(f"layer={layer!r} must be an integer in [0, {self.layers})")
         start = layer - layer % self.per_block
         if start != self._start:
+            block = range(start, min(start + self.per_block, self.layers))
+            entering = None if self._block is None else self._block.leaving
+            follows = self._start is not None and self._start + self.per_block == start and entering is not None
             self._block = None  # free the previous block before the next forward pass
-            self._block = self._extract_block(range(start, min(start + self.per_block, self.layers)))
+            if self.pipeline and (start == 0 or follows):  # the next block runs on the previous one's output only
+                self._block = self._extract_block(block, pipeline=True, entering=entering if start else None)
+            else:
+                self._block = self._extract_block(block)
             self._start = start
             self.extractions += 1
             self.attention_error = max(self.attention_error, self._block.attention_error)

@@ -87,3 +87,23 @@ def smollm2():
     from empirical.heads.loading import load_model
 
     return load_model("smollm2", offline=True)
+
+
+@pytest.fixture(scope="session")
+def checkpoint_tokenizer():
+    """The GPT-2 tokenizer of ``../shared`` when it is there, else the MiniLM package's (a BERT vocabulary)."""
+    from empirical_paths import GPT2_TOKENIZER
+
+    from empirical.heads.loading import minilm_path
+
+    return GPT2_TOKENIZER if GPT2_TOKENIZER.is_dir() else minilm_path()
+
+
+@pytest.fixture(scope="session")
+def llama_2_layers(tmp_path_factory, checkpoint_tokenizer) -> Path:
+    """``python -m empirical checkpoint --like llama-2-7b --layers 2``: LLaMA-2-7B's widths, two layers (1.6 GB on
+    disk, in the session's temporary folder)."""
+    from empirical.checkpoint import write
+
+    return write(like="llama-2-7b", out=tmp_path_factory.mktemp("llama-2-layers") / "model", layers=2,
+                 tokenizer=checkpoint_tokenizer)

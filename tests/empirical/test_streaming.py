@@ -88,3 +88,24 @@ def test_the_mpmath_confirmers_read_one_layer_of_a_stream_as_of_the_whole_model(
         answers.append((confirm("theorem1.fixed.sum.normalised", example),
                         algorithms._sensitivity_confirmer(heads)("corollary3.row.corrected", example)))
     assert answers[0] == answers[1] == (False, False)  # these hold: no violation to confirm
+
+
+def test_a_pipelined_stream_runs_each_layer_once_per_pass_with_the_same_tensors(tiny_gpt2, ids):
+    calls = []
+
+    def extract_block(layers, **pipeline):
+        calls.append((layers, pipeline.get("pipeline", False)))
+        return extract(tiny_gpt2, ids, layers=layers, **pipeline)
+
+    stream = HeadStream(extract_block, layers=2, per_block=1, pipeline=True)
+    whole = extract(tiny_gpt2, ids)
+    for _ in range(2):  # two passes over the layers
+        for layer in range(2):
+            assert torch.equal(stream.layer_logits(layer), whole.layer_logits(layer))
+            assert torch.equal(stream.layer_embeddings(layer, "hidden"), whole.layer_embeddings(layer, "hidden"))
+    assert calls == [(range(0, 1), True), (range(1, 2), True)] * 2  # block 1 fed block 0's output each pass
+    stream.layer_logits(1)
+    assert len(calls) == 4  # held: no forward pass
+    jumped = HeadStream(extract_block, layers=2, per_block=1, pipeline=True)
+    jumped.layer_logits(1)  # no block before it is held: a whole forward pass
+    assert calls[-1] == (range(1, 2), False)

@@ -50,10 +50,12 @@ def len_vocab(folder):
 
 def test_tensors_are_seeded_per_tensor_and_scaled_like_the_initialiser():
     first = checkpoint.draw("w", (256, 64), seed=3, index=5, scale=0.02)
+    # bitwise: the same seeded generator and index replayed must give the same bits; other seeds must not
     assert torch.equal(first, checkpoint.draw("w", (256, 64), seed=3, index=5, scale=0.02))
     assert not torch.equal(first, checkpoint.draw("w", (256, 64), seed=3, index=6, scale=0.02))
     assert not torch.equal(first, checkpoint.draw("w", (256, 64), seed=4, index=5, scale=0.02))
     assert first.dtype == torch.bfloat16 and 0.018 < float(first.float().std()) < 0.022
+    # bitwise: a norm weight is written as exact ones
     assert torch.equal(checkpoint.draw("model.norm.weight", (8,), seed=0, index=0, scale=0.02), torch.ones(8).bfloat16())
 
 

@@ -36,7 +36,7 @@ def test_blocks_fed_the_previous_blocks_output_equal_one_forward_pass(model, cut
     loaded = request.getfixturevalue(model)
     parts = _pipeline(loaded, cuts)  # first: transformers installs its output hooks on the layers it holds then
     whole = extract(loaded, IDS)
-    for name in ("q", "k", "v", "hidden"):
+    for name in ("q", "k", "v", "hidden"):  # bitwise: the same layers on the same inputs, one forward pass cut in parts
         assert torch.equal(torch.cat([getattr(part, name) for part in parts], dim=1), getattr(whole, name)), name
     assert [part.sizes[1] for part in parts] == [b - a for a, b in zip(cuts, cuts[1:])]
     assert whole.leaving is None and parts[-1].leaving.shape == (2, 20, whole.hidden.shape[-1])
@@ -52,6 +52,7 @@ def test_a_streamed_block_reads_only_its_own_layers(llama_2_layers):
     first = extract(loaded, IDS, layers=range(0, 1), pipeline=True)
     second = extract(loaded, IDS, layers=range(1, 2), pipeline=True, entering=first.leaving)
     assert called == [0, 1] and second.sizes == (2, 1, 32, 20)
+    # bitwise: the same layers on the same inputs; block 1 starts from block 0's own output
     assert torch.equal(second.hidden[:, 0], first.leaving.float())
     assert torch.equal(torch.cat([first.q, second.q], dim=1), extract(loaded, IDS).q)
 

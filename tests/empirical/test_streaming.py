@@ -100,7 +100,7 @@ def test_a_pipelined_stream_runs_each_layer_once_per_pass_with_the_same_tensors(
     stream = HeadStream(extract_block, layers=2, per_block=1, pipeline=True)
     whole = extract(tiny_gpt2, ids)
     for _ in range(2):  # two passes over the layers
-        for layer in range(2):
+        for layer in range(2):  # bitwise: one pipelined forward pass, the same operations as the whole one
             assert torch.equal(stream.layer_logits(layer), whole.layer_logits(layer))
             assert torch.equal(stream.layer_embeddings(layer, "hidden"), whole.layer_embeddings(layer, "hidden"))
     assert calls == [(range(0, 1), True), (range(1, 2), True)] * 2  # block 1 fed block 0's output each pass

@@ -31,7 +31,7 @@ def test_streamed_heads_equal_the_heads_of_the_model_loaded_whole(llama_2_layers
     streamed = load_model(str(llama_2_layers), offline=True, dtype=dtype, weights="disk")
     expected, got = extract(whole, IDS), extract(streamed, IDS)
     assert got.q.dtype == torch.float32 and got.sizes == (2, 2, 32, 24)
-    for name in ("q", "k", "v", "hidden", "visible", "scaling"):
+    for name in ("q", "k", "v", "hidden", "visible", "scaling"):  # bitwise: the same weights, read from disk instead of memory, through the same operations
         assert torch.equal(getattr(got, name), getattr(expected, name)), name
     assert got.attention_error == expected.attention_error
     assert streamed.describe()["parameters"] == whole.describe()["parameters"]

@@ -196,7 +196,9 @@ def run(*, scale: str = "paper", algorithms=(1, 2, 3, 4, 5), text=None, tokenize
             torch.manual_seed(0)
             GPT2Model(GPT2Config()).save_pretrained(model_dir)  # GPT-2 124M architecture, random weights
         else:
-            model_dir, tokenizer = model, None  # the folder's own tokenizer
+            model_dir = model  # its own tokenizer where it has one, else the GPT-2 one the text is read with
+            if any((Path(model) / name).is_file() for name in ("tokenizer.json", "tokenizer_config.json")):
+                tokenizer = None
         for number in algorithms:
             queue = context.Queue()
             process = context.Process(target=_child, args=(model_dir, tokenizer, text, number, scale, device, workers,

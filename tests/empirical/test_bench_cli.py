@@ -59,7 +59,6 @@ def test_a_model_that_is_not_a_local_folder_is_refused_before_any_work(tmp_path,
         main(["bench", "--dtype", "float8", "--out", str(tmp_path / "b.md")])
 
 
-@pytest.mark.xfail(reason="after merging issue 31's tokenizer check, Alg. 5's bench subprocess on a checkpoint folder finds no tokenizer (open: issue 30 closing note)", strict=False)
 def test_a_model_folder_is_benchmarked_with_its_dtype_and_a_per_token_table(tiny_gpt2_dir, tmp_path):
     out = tmp_path / "b.md"
     assert main(["bench", "--model", str(tiny_gpt2_dir), "--scale", "small", "--lengths", "16,32", "--algorithms", "5",

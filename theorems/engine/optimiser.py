@@ -49,7 +49,22 @@ import numpy as np
 from theorems.engine import hypothesis_internals as internals
 
 EVALUATIONS = 600
-"""Proposals evaluated per search, over every start together (a count, so that results do not depend on load)."""
+"""Proposals evaluated per search, over every start together (a count, so that results do not depend on load),
+at :data:`BASE_EXAMPLES` examples; :func:`evaluations` scales it with the profile."""
+
+BASE_EXAMPLES = 100
+"""The examples of the default profile (``theorems-dev``), at which the optimiser gets :data:`EVALUATIONS`."""
+
+
+def evaluations(profile_examples: int) -> int:
+    """The optimiser's budget under a profile of ``profile_examples`` examples per search: a profile that asks
+    for a harder search gets one in both phases (under ``theorems-ci``'s 300, 1,800 proposals), never less than
+    :data:`EVALUATIONS`; more Hypothesis examples alone change the starts, and can miss what fewer found.
+
+    >>> evaluations(100), evaluations(300), evaluations(30)
+    (600, 1800, 600)
+    """
+    return max(EVALUATIONS, EVALUATIONS * profile_examples // BASE_EXAMPLES)
 
 STARTS = 3
 """How many runs share the budget (each run may hand what it did not use to the next start)."""

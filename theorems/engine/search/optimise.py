@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 
 import numpy as np
+from hypothesis import settings
 
 from theorems.engine import optimiser
 from theorems.engine.search.confirm import confirmed
@@ -49,7 +50,9 @@ def push(search: Search) -> tuple[Counterexample | IllDefined | None, str]:
     def score(instance: Instance) -> float:
         return _score(search, instance, found)
 
-    spent = optimiser.optimise(search.statement.instances, search.starts, score, stop=lambda: bool(found))
+    budget = optimiser.evaluations(settings().max_examples)  # the loaded profile's, not the statement's own count
+    spent = optimiser.optimise(search.statement.instances, search.starts, score, evaluations=budget,
+                               stop=lambda: bool(found))
     payload = found[0] if found else None
     if isinstance(payload, Counterexample):
         search.mark_first()

@@ -193,10 +193,11 @@ class LinkReport:
 
     @property
     def found(self) -> str:
-        """``refuted`` if a direction or a proof is refuted, else ``ill-defined`` or ``candidate`` (an uncertified
-        violation far above rounding) if one is, else ``holds``."""
+        """``engine-inconsistency`` if a direction met one (nothing it certified can be trusted), else ``refuted``
+        if a direction or a proof is refuted, else ``ill-defined`` or ``candidate`` (an uncertified violation far
+        above rounding) if one is, else ``holds``."""
         found = {v.found for v in self.verdicts} | {p.status for p in self.proofs}  # a refuted proof is certified
-        return next((f for f in ("refuted", "ill-defined", "candidate") if f in found), "holds")
+        return next((f for f in ("engine-inconsistency", "refuted", "ill-defined", "candidate") if f in found), "holds")
 
     @property
     def ill_defined(self) -> Any:
@@ -208,6 +209,10 @@ class LinkReport:
             return "counterexample " + describe_counterexample(self.counterexample)
         if self.ill_defined is not None:
             return f"ill-defined: {self.ill_defined}"
+        engine = next((v.report.engine_inconsistency for v in self.verdicts
+                       if getattr(v.report, "engine_inconsistency", None)), None)
+        if engine is not None:
+            return str(engine)
         candidate = next((v.report.candidates[0] for v in self.verdicts if v.report.candidates), None)
         return candidate.describe() if candidate is not None else "no counterexample"
 
@@ -373,7 +378,10 @@ def describe_verdict(statement: Statement, verdict: Verdict, *, expected: str | 
     lines = [f"statement {statement.id}: {statement.formula}",
              f"expected {expected}, found {verdict.found} ({verdict.report.examples} examples)"]
     cx, ill = verdict.report.counterexample, getattr(verdict.report, "ill_defined", None)
-    if cx is not None:
+    engine = getattr(verdict.report, "engine_inconsistency", None)
+    if engine is not None:
+        lines.append(str(engine))
+    elif cx is not None:
         lines.append("counterexample " + describe_counterexample(cx).replace("\n", "\n  "))
     elif ill is not None:
         lines.append(f"ill-defined: {ill}")

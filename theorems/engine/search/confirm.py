@@ -16,7 +16,7 @@ from theorems.engine.search.limits import CANDIDATE_MARGIN, CANDIDATES_KEPT
 from theorems.engine.search.report import Certificate, Counterexample
 from theorems.engine.search.state import Search
 from theorems.engine.statement import Instance, Statement
-from theorems.errors import IllDefined
+from theorems.errors import EngineInconsistency, IllDefined
 
 
 def confirm_in_high_precision(statement: Statement, instance: Instance) -> Counterexample | None:
@@ -32,14 +32,15 @@ def confirmation(statement: Statement):
     return statement.confirm or (lambda instance: confirm_in_high_precision(statement, instance))
 
 
-def confirmed(search: Search, instance: Instance) -> Counterexample | IllDefined | None:
-    """What certifying a suspicious instance found: a counterexample, the :class:`IllDefined` met, or ``None``."""
+def confirmed(search: Search, instance: Instance) -> Counterexample | IllDefined | EngineInconsistency | None:
+    """What certifying a suspicious instance found: a counterexample, the :class:`IllDefined` or
+    :class:`EngineInconsistency` met, or ``None``."""
     own = search.statement.confirm
     try:
         if own is not None:
             return own(instance)
         outcome = certify(search.statement, instance)
-    except IllDefined as error:
+    except (IllDefined, EngineInconsistency) as error:
         return error
     search.certified += outcome.status == "violated"
     if outcome.status == "inconclusive":

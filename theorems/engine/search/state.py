@@ -23,7 +23,7 @@ from theorems.engine.search.report import Candidate, Counterexample, SearchRepor
 from theorems.engine.search.target import Outcome
 from theorems.engine.sides import SideError
 from theorems.engine.statement import Instance, Statement
-from theorems.errors import IllDefined
+from theorems.errors import EngineInconsistency, IllDefined
 
 
 @dataclasses.dataclass(eq=False)
@@ -96,4 +96,5 @@ class Search:
             float_artefacts=self.artefacts, tightness=self.tightness(payload), inconclusive=self.inconclusive,
             ill_defined=payload if isinstance(payload, IllDefined) else None, optimiser=optimiser_status,
             certified=self.certified, candidates=tuple(self.candidates), candidate_count=self.candidate_count,
+            engine_inconsistency=payload if isinstance(payload, EngineInconsistency) else None,
         )

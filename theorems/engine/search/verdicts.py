@@ -26,11 +26,14 @@ def refute(statement: Statement, *, max_examples: int | None = None, seed: int |
     The search is steered with ``hypothesis.target`` toward the smallest slack, shrunk by
     Hypothesis to a minimal instance, and every candidate is certified in ball arithmetic (or by the
     statement's own ``confirm``); float artefacts are discarded. Raises :class:`IllDefined` when the
-    search meets an instance where a side has no value.
+    search meets an instance where a side has no value, :class:`~theorems.errors.EngineInconsistency` when a side's
+    balls disagree with its float64 value there.
     """
     report = investigate(statement, max_examples=max_examples, seed=seed, shrink_evaluations=shrink_evaluations)
     if report.ill_defined is not None:
         raise report.ill_defined
+    if report.engine_inconsistency is not None:
+        raise report.engine_inconsistency
     return report.counterexample
 
 
@@ -61,6 +64,6 @@ def check(statement: Statement, *, max_examples: int | None = None, seed: int | 
           progress: Callable[[int, float], None] | None = None) -> Verdict:
     """Run the search and compare its verdict with ``statement.expected`` (see :data:`FOUND`)."""
     report = investigate(statement, max_examples=max_examples, seed=seed, progress=progress)
-    found = ("refuted" if report.counterexample else "ill-defined" if report.ill_defined
+    found = ("engine-inconsistency" if report.engine_inconsistency else "refuted" if report.counterexample else "ill-defined" if report.ill_defined
              else "candidate" if report.candidate_count else "holds")
     return Verdict(statement.id, statement.expected, found, report)

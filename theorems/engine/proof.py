@@ -241,7 +241,7 @@ def cross_check_enclosure(search: _Search, lows, highs, small, big) -> None:
             if max(low - value, value - high, 0.0) > TOLERANCE * scale[at]:
                 side = {"small": "lhs", "big": "rhs"}[name] if search.statement.relation == "<=" else (
                     {"small": "rhs", "big": "lhs"}[name])
-                raise EngineInconsistency(search.statement.id, instance, side, ball=str(ball), value=float(value),
+                raise EngineInconsistency(search.statement.id, instance, side, ball=ball.str(17), value=float(value),
                                           reference="float64 at the box's centre (the ball: the dual enclosure on "
                                                     f"the box {search.domain.describe(lows, highs)})",
                                           element=(at,), shown=jsonable(instance))

@@ -83,9 +83,24 @@ def _raised(statement: Statement, instance: Instance, error: Exception, bits: in
     if not _raises_in_float(statement, instance, side):
         # float64 evaluates it: the side uses an operation balls do not support; not a verdict
         why = str(error) if isinstance(error, NoBallForm) else f"{type(error).__name__}: {error}"
+        library = _foreign_library(statement, instance, side)
+        if library:
+            why = (f"it returns a {library} scalar (read with .item()): it was searched in float64, and ball "
+                   f"arithmetic cannot run through {library.split('.')[0]}, so nothing is certified from it ({why})")
         return Certificate("inconclusive", bits=bits, detail=f"{side} cannot be evaluated in balls: {why}")
     raise IllDefined(statement.id, instance, side, f"raises {type(error).__name__}: {error}",
                      shown=jsonable(instance)) from error
+
+
+def _foreign_library(statement: Statement, instance: Instance, side: str) -> str:
+    """The type (``torch.Tensor``) of the side's float64 value when it is another array library's scalar, else ``""``."""
+    function = statement.lhs if side == "lhs" else statement.rhs
+    with np.errstate(all="ignore"):
+        try:
+            value = function(instance, F64)
+        except Exception:  # noqa: BLE001
+            return ""
+    return f"{type(value).__module__.split('.')[0]}.{type(value).__name__}" if sides.foreign_scalar(value) else ""
 
 
 def _failing_side(statement: Statement, instance: Instance) -> str:

@@ -34,7 +34,7 @@ from typing import Any, Literal
 from hypothesis.strategies import SearchStrategy
 
 from theorems.engine.search import Counterexample, Verdict, check
-from theorems.engine.statement import VERDICTS, Hypothesis, Side, Statement, jsonable
+from theorems.engine.statement import VERDICTS, Hypothesis, Side, Statement, callback_result, jsonable
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
 LINK_RELATIONS = ("<=", ">=", "=")
@@ -80,6 +80,13 @@ class Link:
         if self.expected not in VERDICTS:
             raise InvalidArgument(f"expected={self.expected!r} must be one of {VERDICTS}")
         _check_statistical(self.statistical)
+
+
+def _statistical(statistical, statement: Statement) -> Statement:
+    """``statistical(statement)``, which must be a :class:`Statement` (an InvalidArgument naming the callback else)."""
+    return callback_result(statistical(statement), statement_id=statement.id, name="statistical", callback=statistical,
+                           accepted=lambda v: isinstance(v, Statement), must="a Statement (the link's, confirmed "
+                           "statistically)")
 
 
 def _check_statistical(statistical) -> None:
@@ -169,7 +176,7 @@ class Derivation:
                 title=f"{self.title}, step {index}: {link.justification}", lhs=previous, rhs=link.term,
                 relation=relation, expected=link.expected if link.relation != "=" else "holds",
                 reason=link.justification)
-            statements.append(link.statistical(statement) if link.statistical else statement)
+            statements.append(_statistical(link.statistical, statement) if link.statistical else statement)
         return tuple(statements)
 
     def conclusion(self) -> Statement:
@@ -178,7 +185,7 @@ class Derivation:
             id=self.id, title=self.title, lhs=self.start, rhs=self.links[-1].term, relation=self.relation,
             expected=self.expected, reason="by the chain " + "; ".join(
                 f"({k}) {link.justification}" for k, link in enumerate(self.links, 1)))
-        return self.statistical(statement) if self.statistical else statement
+        return _statistical(self.statistical, statement) if self.statistical else statement
 
 
 @dataclasses.dataclass(frozen=True)

@@ -37,7 +37,7 @@ from theorems.engine.boxes import Domain, bisect, centre, dual_instance
 from theorems.engine.dual import DUAL, Dual, as_dual
 from theorems.engine.precision import F64, START_BITS, Undecided, _bits
 from theorems.engine.search import Counterexample, IllDefined, certify
-from theorems.engine.statement import Statement, jsonable
+from theorems.engine.statement import Statement, callback_result, jsonable
 from theorems.engine.validation import check_integer, check_number
 from theorems.errors import EngineInconsistency, InvalidArgument, InvalidArgumentType
 
@@ -164,7 +164,9 @@ def _described(statement: Statement, domain: Domain) -> str:
 
 def _sides(statement: Statement, instance, xp):
     if statement.parameters is not None:
-        instance = statement.parameters(instance, xp)
+        instance = callback_result(statement.parameters(instance, xp), statement_id=statement.id, name="parameters",
+                                   callback=statement.parameters, accepted=lambda v: isinstance(v, Mapping),
+                                   must="an instance: a mapping of the sides' keys to values")
     return instance, statement.sides(instance, xp)
 
 
@@ -190,6 +192,8 @@ def _refute_at(search: _Search, point) -> Counterexample | None:
     with np.errstate(all="ignore"):
         try:
             full, (lhs, rhs) = _sides(statement, instance, F64)
+        except InvalidArgument:  # a user callback's unreadable result (parameters=): the user's to fix, not a verdict
+            raise
         except Exception as error:  # noqa: BLE001 - a side raising inside the domain: ill-defined there
             raise IllDefined(statement.id, instance, "a side", f"raises {type(error).__name__}: {error}",
                              shown=jsonable(instance)) from error

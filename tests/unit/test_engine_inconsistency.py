@@ -49,3 +49,16 @@ def test_the_verdict_is_engine_inconsistency_and_fails_the_gate():
 def test_without_a_fault_the_same_statements_are_unchanged():
     assert certify(_TRUE_BOUND, {"x": 0.5}).status == "satisfied"
     assert check(_TRUE_BOUND, max_examples=50, seed=0).found == "holds"
+
+
+def test_necessity_raises_rather_than_calling_a_hypothesis_unneeded():
+    from theorems import Hypothesis, necessity
+
+    bound = Statement(id="mine.exp-floor", title="-", paper_ref="-", reading="-", formula="1e-3 ≤ exp(x)",
+                      lhs=lambda i, xp: 1e-3 + 0.0 * i["x"], rhs=lambda i, xp: np.exp(i["x"]), relation="<=",
+                      instances=st.fixed_dictionaries({"x": st.floats(-5, 0)}), expected="holds", reason="-",
+                      hypotheses=(Hypothesis("x ≥ -5", "x is at least -5",
+                                             st.fixed_dictionaries({"x": st.floats(-30, -10)})),))
+    assert necessity(bound, "x ≥ -5", max_examples=50, seed=0).needed
+    with ball_forms.replaced("np.exp", _negated_exp), pytest.raises(EngineInconsistency):
+        necessity(bound, "x ≥ -5", max_examples=50, seed=0)

@@ -56,6 +56,8 @@ def necessity(statement: Statement, hypothesis_name: str, *, max_examples: int |
         raise InvalidArgument(f"hypothesis {hypothesis_name!r} of {statement.id!r} has no violating instances to search")
     probe = dataclasses.replace(statement, instances=hypothesis.violated_by)
     report = investigate(probe, max_examples=max_examples, seed=seed)
+    if report.engine_inconsistency is not None:  # "not needed" would rest on balls the engine got wrong
+        raise report.engine_inconsistency
     found = report.counterexample
     return Necessity(statement.id, hypothesis_name, found is not None, found)
 

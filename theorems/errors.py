@@ -44,7 +44,8 @@ from typing import Any
 from hypothesis.errors import InvalidArgument as _HypothesisInvalidArgument
 
 __all__ = [
-    "EngineInconsistency", "ExtractionMismatch", "IllDefined", "InvalidArgument", "InvalidArgumentType", "ModelError", "ModelRunFailed",
+    "EngineInconsistency", "ExtractionMismatch", "IllDefined", "InvalidArgument", "InvalidArgumentType", "ModelError",
+    "ModelRunFailed",
     "ModelUnavailableError", "NoAttentionError", "NoBallForm", "NoOutputProjectionError", "NotHomogeneous",
     "SideError", "SideValueError", "SlowSide", "TheoremsError", "TheoryFailure", "Undecided",
 ]

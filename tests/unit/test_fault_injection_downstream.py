@@ -27,13 +27,15 @@ BOUNDS = textwrap.dedent('''
         return np.sum(scipy.special.rel_entr(_p(i), 1 / len(i["l"])))
 
     kl_identity = Statement(
-        id="mine.kl-identity", title="KL to uniform", paper_ref="-", reading="-", formula="KL(p‖u) ≤ log L − H(p)",
+        id="mine.kl-identity", title="KL to uniform", paper_ref="-", reading="-",
+        formula="KL(p‖u) ≤ log L − H(p)",
         lhs=_kl, rhs=lambda i, xp: math.log(len(i["l"])) - np.sum(scipy.special.entr(_p(i))), relation="<=",
         instances=LOGITS, expected="holds", reason="an identity", max_examples=200)
 
     kl_hoeffding_3pc = Statement(
         id="mine.kl-hoeffding-3pc", title="Hoeffding's KL bound, 3 % tight", paper_ref="-", reading="-",
-        formula="KL(p‖u) ≤ 0.97·(ptp(l)/T)²/8", lhs=_kl, rhs=lambda i, xp: 0.97 * (np.ptp(i["l"]) / i["T"]) ** 2 / 8,
+        formula="KL(p‖u) ≤ 0.97·(ptp(l)/T)²/8", lhs=_kl,
+        rhs=lambda i, xp: 0.97 * (np.ptp(i["l"]) / i["T"]) ** 2 / 8,
         relation="<=", instances=LOGITS, expected="refuted", reason="3 % below the true constant", max_examples=200)
 ''')
 

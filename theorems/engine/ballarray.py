@@ -229,7 +229,8 @@ class BallArray(np.ndarray):
     def __array_function__(self, func, types, args, kwargs):
         replacement = ball_linalg.FUNCTIONS.get(func)
         if _TRACES and replacement is not None:
-            _TRACES[-1].add(f"np.linalg.{func.__name__}" if "linalg" in (func.__module__ or "") else f"np.{func.__name__}")
+            linalg = "linalg" in (func.__module__ or "")
+            _TRACES[-1].add(f"np.linalg.{func.__name__}" if linalg else f"np.{func.__name__}")
         if replacement is not None:
             return _wrap(replacement(*args, **kwargs))
         module = getattr(func, "__module__", "") or ""

@@ -2,12 +2,13 @@
 
 A side must return a real number: a Python ``int`` or ``float``, a numpy integer or floating scalar, a 0-d
 or n-d numpy array of those (claimed elementwise), a :class:`~theorems.engine.precision.Ball`, an arb, an
-mpmath number, or an object array of those; any other library's scalar (a 0-d torch or JAX-style tensor: anything
-with ``.item()`` that gives a real number) is read as that number (:func:`foreign_scalar`): such a side is searched in
-float64, and balls cannot run through its library, so its violations are candidates, never certified. A string, ``None``, a bool, a complex number, a list or any
-other value is a :class:`SideValueError` naming the statement, the side and the type: numpy would
-otherwise read ``'100'`` as 100.0 and ``None`` as nan. A float64 side call slower than
-``statement.side_seconds`` (default :data:`SIDE_SECONDS`) stops the search with :class:`SlowSide`.
+mpmath number, or an object array of those; any other library's scalar (a 0-d torch or JAX-style tensor:
+anything with ``.item()`` that gives a real number) is read as that number (:func:`foreign_scalar`): such a
+side is searched in float64, and balls cannot run through its library, so its violations are candidates,
+never certified. A string, ``None``, a bool, a complex number, a list or any other value is a
+:class:`SideValueError` naming the statement, the side and the type: numpy would otherwise read ``'100'`` as
+100.0 and ``None`` as nan. A float64 side call slower than ``statement.side_seconds`` (default
+:data:`SIDE_SECONDS`) stops the search with :class:`SlowSide`.
 
 >>> import numpy as np
 >>> check_side_value("1.5", statement_id="my.bound", side="rhs")

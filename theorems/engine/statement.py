@@ -171,7 +171,8 @@ def callback_result(value: Any, *, statement_id: str, name: str, callback: Any, 
         return value
     shown = repr(value)
     shown = shown if len(shown) <= 60 else shown[:57] + "..."
-    raise InvalidArgument(f"statement {statement_id!r}: its {name}={_callable_name(callback)} returned {type(value).__name__} {shown}; {name} must return {must}")
+    raise InvalidArgument(f"statement {statement_id!r}: its {name}={_callable_name(callback)} returned "
+                          f"{type(value).__name__} {shown}; {name} must return {must}")
 
 
 def _callable_name(callback: Any) -> str:

@@ -93,7 +93,8 @@ def _raised(statement: Statement, instance: Instance, error: Exception, bits: in
 
 
 def _foreign_library(statement: Statement, instance: Instance, side: str) -> str:
-    """The type (``torch.Tensor``) of the side's float64 value when it is another array library's scalar, else ``""``."""
+    """The type (``torch.Tensor``) of the side's float64 value when it is another array library's scalar, else
+    ``""``."""
     function = statement.lhs if side == "lhs" else statement.rhs
     with np.errstate(all="ignore"):
         try:

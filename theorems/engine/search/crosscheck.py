@@ -42,7 +42,7 @@ _SIDES = ("lhs", "rhs")
 
 
 def _as_floats(value) -> np.ndarray | None:
-    """A side's value as a float array, or ``None`` when it is not one (a float64 side that fails is not a reference)."""
+    """A side's value as a float array, or ``None`` when it is not one (then it is no reference)."""
     try:
         return np.atleast_1d(np.asarray(value, dtype=float))
     except (TypeError, ValueError):
@@ -66,7 +66,8 @@ class FloatSides:
                     self.values[side] = None
         present = [np.abs(v) for v in self.values.values() if v is not None]
         try:
-            scale = np.maximum(*np.broadcast_arrays(*present)) if len(present) == 2 else (present[0] if present else None)
+            scale = (np.maximum(*np.broadcast_arrays(*present)) if len(present) == 2
+                     else present[0] if present else None)
         except ValueError:
             scale = None
         self.scale = None if scale is None else np.where(np.isfinite(scale), scale, 0.0)

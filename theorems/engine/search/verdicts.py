@@ -66,6 +66,7 @@ def check(statement: Statement, *, max_examples: int | None = None, seed: int | 
           progress: Callable[[int, float], None] | None = None) -> Verdict:
     """Run the search and compare its verdict with ``statement.expected`` (see :data:`FOUND`)."""
     report = investigate(statement, max_examples=max_examples, seed=seed, progress=progress)
-    found = ("engine-inconsistency" if report.engine_inconsistency else "refuted" if report.counterexample else "ill-defined" if report.ill_defined
+    found = ("engine-inconsistency" if report.engine_inconsistency
+             else "refuted" if report.counterexample else "ill-defined" if report.ill_defined
              else "candidate" if report.candidate_count else "holds")
     return Verdict(statement.id, statement.expected, found, report)

@@ -22,7 +22,8 @@ _WHERE = {
     # `theorems.maths.normalisers`: loaded lazily, `import strategies` has no import cycle
     "theorems.engine.catalogue": ("STATEMENTS", "select"),
     # the error tree (docs/errors.md): `except TheoremsError` catches every error the suite raises
-    "theorems.errors": ("ExtractionMismatch", "IllDefined", "InvalidArgument", "InvalidArgumentType", "ModelError",
+    "theorems.errors": ("EngineInconsistency", "ExtractionMismatch", "IllDefined", "InvalidArgument",
+                        "InvalidArgumentType", "ModelError",
                         "ModelRunFailed", "ModelUnavailableError", "NoAttentionError", "NoBallForm",
                         "NoOutputProjectionError", "NotHomogeneous", "SideError", "SideValueError", "SlowSide",
                         "TheoremsError", "TheoryFailure", "Undecided"),

@@ -8,6 +8,7 @@ written before the tree still catch what they caught::
     ├── InvalidArgument            bad value of an argument        (also ValueError, Hypothesis's InvalidArgument)
     ├── InvalidArgumentType        argument of the wrong type      (also TypeError)
     ├── IllDefined                 a side has no value at an instance: a verdict, not a bad argument
+    ├── EngineInconsistency        a side's balls miss its float64 value: the engine's arithmetic is wrong
     ├── Undecided                  a ball comparison unknown at the working precision (also ArithmeticError)
     ├── NoBallForm                 an operation with no sound ball form              (also ArithmeticError)
     ├── NotHomogeneous             a graded evaluation mixes degrees: homogeneity is not proved
@@ -43,7 +44,8 @@ from typing import Any
 from hypothesis.errors import InvalidArgument as _HypothesisInvalidArgument
 
 __all__ = [
-    "ExtractionMismatch", "IllDefined", "InvalidArgument", "InvalidArgumentType", "ModelError", "ModelRunFailed",
+    "EngineInconsistency", "ExtractionMismatch", "IllDefined", "InvalidArgument", "InvalidArgumentType", "ModelError",
+    "ModelRunFailed",
     "ModelUnavailableError", "NoAttentionError", "NoBallForm", "NoOutputProjectionError", "NotHomogeneous",
     "SideError", "SideValueError", "SlowSide", "TheoremsError", "TheoryFailure", "Undecided",
 ]
@@ -83,6 +85,38 @@ class IllDefined(TheoremsError):
 
     def to_json(self) -> dict[str, Any]:
         return {"statement": self.statement_id, "instance": self.shown, "side": self.side, "reason": self.reason}
+
+
+class EngineInconsistency(TheoremsError):
+    """The engine's ball evaluation of a side disagrees with an independent evaluation of the same side at the same
+    instance (float64, or mpmath at high precision where the side runs there) by more than rounding: one of the
+    engine's own ball forms computes another function than the one it stands for. A bug in the suite, not in the
+    user's bound: no certificate rests on such balls, and ``check`` reports ``found == "engine-inconsistency"``
+    (never matching ``expected``). ``forms`` names the dispatch-table entries the side went through in balls, where
+    the engine can tell (``docs/soundness.md``, "Cross-checks and engine inconsistencies").
+
+    >>> error = EngineInconsistency("kl.identity", {"L": 3}, "lhs", ball="[-0.675 +/- 1e-16]", value=0.675,
+    ...                             reference="float64", forms=("scipy.special.rel_entr",))
+    >>> error.to_json()["forms"], "suite" in str(error)
+    (['scipy.special.rel_entr'], True)
+    """
+
+    def __init__(self, statement_id: str, instance, side: str, *, ball: str, value: float, reference: str,
+                 forms: tuple[str, ...] = (), element: tuple[int, ...] = (), shown: Any = None) -> None:
+        self.statement_id, self.instance, self.side = statement_id, instance, side
+        self.ball, self.value, self.reference, self.forms, self.element = ball, value, reference, tuple(forms), element
+        self.shown = instance if shown is None else shown
+        through = f"; the side went through the ball forms {', '.join(self.forms)}" if self.forms else ""
+        super().__init__(
+            f"engine inconsistency in statement {statement_id!r} at instance {self.shown!r}: {side} "
+            f"(element {list(element)}) is {ball} in ball arithmetic but {value!r} in {reference}{through}. "
+            "The suite's own arithmetic is wrong here (a bug in the suite, not in your bound): nothing is certified "
+            "from it; please report it with this message")
+
+    def to_json(self) -> dict[str, Any]:
+        return {"statement": self.statement_id, "instance": self.shown, "side": self.side, "ball": self.ball,
+                "value": self.value, "reference": self.reference, "forms": list(self.forms),
+                "element": list(self.element)}
 
 
 class Undecided(TheoremsError, ArithmeticError):

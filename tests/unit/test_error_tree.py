@@ -16,6 +16,7 @@ BUILTIN_BASES = {  # the bases each class had before the tree; none may be lost
     "InvalidArgument": (ValueError, HypothesisInvalidArgument),
     "InvalidArgumentType": (TypeError,),
     "IllDefined": (),
+    "EngineInconsistency": (),
     "Undecided": (ArithmeticError,),
     "NoBallForm": (ArithmeticError,),
     "NotHomogeneous": (),

@@ -29,6 +29,8 @@ True
 
 from __future__ import annotations
 
+import contextlib
+
 import functools
 
 import flint
@@ -173,6 +175,29 @@ _NATIVE = {np.add, np.subtract, np.multiply, np.true_divide, np.divide, np.power
            np.logical_not, np.conjugate, np.matmul}
 
 
+_TRACES: list[set[str]] = []
+"""Open :func:`traced` blocks: the dispatch-table entries hit are added to the innermost (empty: nothing kept)."""
+
+
+@contextlib.contextmanager
+def traced():
+    """Collect the names of the dispatch-table entries (as :func:`theorems.engine.ball_forms.forms` names them)
+    that ball evaluations inside the block go through; for an engine inconsistency's message.
+
+    >>> from theorems.engine.precision import balls
+    >>> with traced() as hit:
+    ...     _ = np.exp(balls(np.array([0.5])))
+    >>> sorted(hit)
+    ['np.exp']
+    """
+    hit: set[str] = set()
+    _TRACES.append(hit)
+    try:
+        yield hit
+    finally:
+        _TRACES.pop()
+
+
 class BallArray(np.ndarray):
     """An object array of :class:`~theorems.engine.precision.Ball` values on which numpy and scipy
     compute soundly (see the module's docstring), or raise :class:`NoBallForm` naming the function."""
@@ -181,6 +206,8 @@ class BallArray(np.ndarray):
         if ufunc not in _SOUND and ufunc not in _NATIVE and not _python_level(ufunc):
             raise NoBallForm(f"{_name(ufunc)}", "docs/soundness.md lists the functions that have one")
         sound = _SOUND.get(ufunc)
+        if _TRACES:  # a list check per call: tracing costs nothing when no block is open
+            _TRACES[-1].add(_name(ufunc) + ("" if method == "__call__" else f".{method}"))
         inputs = tuple(x.view(np.ndarray) if isinstance(x, BallArray) else x for x in inputs)
         if "out" in kwargs:
             kwargs["out"] = tuple(x.view(np.ndarray) if isinstance(x, BallArray) else x for x in kwargs["out"])
@@ -201,6 +228,9 @@ class BallArray(np.ndarray):
 
     def __array_function__(self, func, types, args, kwargs):
         replacement = ball_linalg.FUNCTIONS.get(func)
+        if _TRACES and replacement is not None:
+            linalg = "linalg" in (func.__module__ or "")
+            _TRACES[-1].add(f"np.linalg.{func.__name__}" if linalg else f"np.{func.__name__}")
         if replacement is not None:
             return _wrap(replacement(*args, **kwargs))
         module = getattr(func, "__module__", "") or ""
@@ -295,8 +325,11 @@ def _install_scipy_forms() -> None:
 
 def _scipy_form(name: str):
     """The ball form of ``scipy.special.<name>``, looked up in :data:`SCIPY_FORMS` when called."""
-    return lambda *args, **kwargs: SCIPY_FORMS[name](*args, **kwargs)
-
+    def form(*args, **kwargs):
+        if _TRACES:
+            _TRACES[-1].add(f"scipy.special.{name}")
+        return SCIPY_FORMS[name](*args, **kwargs)
+    return form
 
 
 def _reduce_axes(ufunc, array, axis=0, keepdims=False, where=None, **kwargs):

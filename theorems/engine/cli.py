@@ -138,6 +138,8 @@ def _check(args, parser) -> int:
                   f"({report.examples} examples, {report.examples_per_second:.0f}/s{extra})", flush=True)
             if report.ill_defined is not None:
                 print(f"         {report.ill_defined}", flush=True)
+            if report.engine_inconsistency is not None:
+                print(f"         {report.engine_inconsistency}", flush=True)
             if report.candidates:
                 print(f"         {report.candidates[0].describe()}", flush=True)
         if args.prove and verdict.found == "holds" and statement.prove is not None:

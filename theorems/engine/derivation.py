@@ -34,7 +34,7 @@ from typing import Any, Literal
 from hypothesis.strategies import SearchStrategy
 
 from theorems.engine.search import Counterexample, Verdict, check
-from theorems.engine.statement import VERDICTS, Hypothesis, Side, Statement, jsonable
+from theorems.engine.statement import VERDICTS, Hypothesis, Side, Statement, callback_result, jsonable
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
 LINK_RELATIONS = ("<=", ">=", "=")
@@ -80,6 +80,13 @@ class Link:
         if self.expected not in VERDICTS:
             raise InvalidArgument(f"expected={self.expected!r} must be one of {VERDICTS}")
         _check_statistical(self.statistical)
+
+
+def _statistical(statistical, statement: Statement) -> Statement:
+    """``statistical(statement)``, which must be a :class:`Statement` (an InvalidArgument naming the callback else)."""
+    return callback_result(statistical(statement), statement_id=statement.id, name="statistical", callback=statistical,
+                           accepted=lambda v: isinstance(v, Statement), must="a Statement (the link's, confirmed "
+                           "statistically)")
 
 
 def _check_statistical(statistical) -> None:
@@ -169,7 +176,7 @@ class Derivation:
                 title=f"{self.title}, step {index}: {link.justification}", lhs=previous, rhs=link.term,
                 relation=relation, expected=link.expected if link.relation != "=" else "holds",
                 reason=link.justification)
-            statements.append(link.statistical(statement) if link.statistical else statement)
+            statements.append(_statistical(link.statistical, statement) if link.statistical else statement)
         return tuple(statements)
 
     def conclusion(self) -> Statement:
@@ -178,7 +185,7 @@ class Derivation:
             id=self.id, title=self.title, lhs=self.start, rhs=self.links[-1].term, relation=self.relation,
             expected=self.expected, reason="by the chain " + "; ".join(
                 f"({k}) {link.justification}" for k, link in enumerate(self.links, 1)))
-        return self.statistical(statement) if self.statistical else statement
+        return _statistical(self.statistical, statement) if self.statistical else statement
 
 
 @dataclasses.dataclass(frozen=True)
@@ -193,10 +200,11 @@ class LinkReport:
 
     @property
     def found(self) -> str:
-        """``refuted`` if a direction or a proof is refuted, else ``ill-defined`` or ``candidate`` (an uncertified
-        violation far above rounding) if one is, else ``holds``."""
+        """``engine-inconsistency`` if a direction met one (nothing it certified can be trusted), else ``refuted``
+        if a direction or a proof is refuted, else ``ill-defined`` or ``candidate`` (an uncertified violation far
+        above rounding) if one is, else ``holds``."""
         found = {v.found for v in self.verdicts} | {p.status for p in self.proofs}  # a refuted proof is certified
-        return next((f for f in ("refuted", "ill-defined", "candidate") if f in found), "holds")
+        return next((f for f in ("engine-inconsistency", "refuted", "ill-defined", "candidate") if f in found), "holds")
 
     @property
     def ill_defined(self) -> Any:
@@ -208,6 +216,10 @@ class LinkReport:
             return "counterexample " + describe_counterexample(self.counterexample)
         if self.ill_defined is not None:
             return f"ill-defined: {self.ill_defined}"
+        engine = next((v.report.engine_inconsistency for v in self.verdicts
+                       if getattr(v.report, "engine_inconsistency", None)), None)
+        if engine is not None:
+            return str(engine)
         candidate = next((v.report.candidates[0] for v in self.verdicts if v.report.candidates), None)
         return candidate.describe() if candidate is not None else "no counterexample"
 
@@ -373,7 +385,10 @@ def describe_verdict(statement: Statement, verdict: Verdict, *, expected: str | 
     lines = [f"statement {statement.id}: {statement.formula}",
              f"expected {expected}, found {verdict.found} ({verdict.report.examples} examples)"]
     cx, ill = verdict.report.counterexample, getattr(verdict.report, "ill_defined", None)
-    if cx is not None:
+    engine = getattr(verdict.report, "engine_inconsistency", None)
+    if engine is not None:
+        lines.append(str(engine))
+    elif cx is not None:
         lines.append("counterexample " + describe_counterexample(cx).replace("\n", "\n  "))
     elif ill is not None:
         lines.append(f"ill-defined: {ill}")

@@ -100,6 +100,10 @@ def _evidence(verdict: Verdict, detail: bool = True) -> str:
                                 "exact infinity" if method.startswith("exact") else method.split(",")[0])
     if report.ill_defined is not None:
         return f"{report.ill_defined.side}: {report.ill_defined.reason}"
+    if report.engine_inconsistency is not None:
+        engine = report.engine_inconsistency
+        return (f"engine inconsistency (a bug in the suite): {engine.side} is {engine.ball} in balls, "
+                f"{engine.value!r} in {engine.reference}")
     if report.candidates:
         count = f"{report.candidate_count} " if detail else ""
         return f"{count}candidate(s), not certified: {report.candidates[0].reason}"
@@ -161,6 +165,8 @@ def section(entry: Entry, *, detail: bool = False) -> str:
     if v.report.ill_defined is not None:
         lines.append(f"- Ill-defined: {v.report.ill_defined}" if detail else
                      f"- Ill-defined: {v.report.ill_defined.side} {v.report.ill_defined.reason}")
+    if v.report.engine_inconsistency is not None:
+        lines.append(f"- Engine inconsistency (a bug in the suite, not in the bound): {v.report.engine_inconsistency}")
     if v.report.counterexample:
         lines.append(f"- Minimal counterexample: {_counterexample(v.report.counterexample)}" if detail else
                      f"- Counterexample: {_evidence(v)} (the instance: `python -m theorems ledger`'s detailed ledger)")

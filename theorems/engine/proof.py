@@ -37,9 +37,9 @@ from theorems.engine.boxes import Domain, bisect, centre, dual_instance
 from theorems.engine.dual import DUAL, Dual, as_dual
 from theorems.engine.precision import F64, START_BITS, Undecided, _bits
 from theorems.engine.search import Counterexample, IllDefined, certify
-from theorems.engine.statement import Statement, jsonable
+from theorems.engine.statement import Statement, callback_result, jsonable
 from theorems.engine.validation import check_integer, check_number
-from theorems.errors import InvalidArgument, InvalidArgumentType
+from theorems.errors import EngineInconsistency, InvalidArgument, InvalidArgumentType
 
 STATUSES = ("proved", "refuted", "undecided")
 RANDOM_POINTS = 64
@@ -164,7 +164,9 @@ def _described(statement: Statement, domain: Domain) -> str:
 
 def _sides(statement: Statement, instance, xp):
     if statement.parameters is not None:
-        instance = statement.parameters(instance, xp)
+        instance = callback_result(statement.parameters(instance, xp), statement_id=statement.id, name="parameters",
+                                   callback=statement.parameters, accepted=lambda v: isinstance(v, Mapping),
+                                   must="an instance: a mapping of the sides' keys to values")
     return instance, statement.sides(instance, xp)
 
 
@@ -190,6 +192,8 @@ def _refute_at(search: _Search, point) -> Counterexample | None:
     with np.errstate(all="ignore"):
         try:
             full, (lhs, rhs) = _sides(statement, instance, F64)
+        except InvalidArgument:  # a user callback's unreadable result (parameters=): the user's to fix, not a verdict
+            raise
         except Exception as error:  # noqa: BLE001 - a side raising inside the domain: ill-defined there
             raise IllDefined(statement.id, instance, "a side", f"raises {type(error).__name__}: {error}",
                              shown=jsonable(instance)) from error
@@ -216,6 +220,37 @@ def _evaluate(search: _Search, lows, highs) -> tuple[np.ndarray, np.ndarray, np.
         return g, small, big
 
 
+def cross_check_enclosure(search: _Search, lows, highs, small, big) -> None:
+    """The float64 sides at the box's centre must lie in the box's enclosures (the duals' values) up to the search's
+    rounding level (:data:`theorems.engine.search.crosscheck.TOLERANCE` times ``max(|small|, |big|)``): a miss means
+    a dual form computes another function than the one it stands for, and no proof may rest on it
+    (:class:`~theorems.errors.EngineInconsistency`)."""
+    from theorems.engine.search.crosscheck import TOLERANCE
+
+    instance = search.domain.point(centre(lows, highs))
+    with np.errstate(all="ignore"):
+        try:
+            _, (lhs, rhs) = _sides(search.statement, instance, F64)
+            floats = np.broadcast_arrays(*(np.atleast_1d(np.asarray(side, dtype=float))
+                                           for side in _ordered(search.statement, lhs, rhs)))
+        except Exception:  # noqa: BLE001 - no float64 value at the centre: nothing to compare with
+            return
+    scale = np.maximum(np.abs(floats[0]), np.abs(floats[1])).ravel()
+    for name, enclosures, values in (("small", small, floats[0].ravel()), ("big", big, floats[1].ravel())):
+        for at, (enclosure, value) in enumerate(zip(enclosures, values)):
+            ball = enclosure.value if isinstance(enclosure, Dual) else _ball(enclosure)
+            if not np.isfinite(value) or not np.isfinite(scale[at]) or not ball.is_finite():
+                continue
+            low, high = float(ball.lower()), float(ball.upper())
+            if max(low - value, value - high, 0.0) > TOLERANCE * scale[at]:
+                side = {"small": "lhs", "big": "rhs"}[name] if search.statement.relation == "<=" else (
+                    {"small": "rhs", "big": "lhs"}[name])
+                raise EngineInconsistency(search.statement.id, instance, side, ball=ball.str(17), value=float(value),
+                                          reference="float64 at the box's centre (the ball: the dual enclosure on "
+                                                    f"the box {search.domain.describe(lows, highs)})",
+                                          element=(at,), shown=jsonable(instance))
+
+
 def _certainly_positive(value) -> bool:
     value = value.value if isinstance(value, Dual) else _ball(value)
     return bool(value > 0)
@@ -228,6 +263,7 @@ def _bound(search: _Search, lows, highs) -> tuple[float, int | None]:
         g, small, big = _evaluate(search, lows, highs)
     except (Undecided, ZeroDivisionError, ValueError, OverflowError):
         return np.inf, _widest(lows, highs)
+    cross_check_enclosure(search, lows, highs, small, big)
     worst, worst_upper = None, -np.inf
     box_ratio = -np.inf
     for at in range(len(g)):

@@ -2,16 +2,19 @@
 
 A side must return a real number: a Python ``int`` or ``float``, a numpy integer or floating scalar, a 0-d
 or n-d numpy array of those (claimed elementwise), a :class:`~theorems.engine.precision.Ball`, an arb, an
-mpmath number, or an object array of those. A string, ``None``, a bool, a complex number, a list or any
-other value is a :class:`SideValueError` naming the statement, the side and the type: numpy would
-otherwise read ``'100'`` as 100.0 and ``None`` as nan. A float64 side call slower than
-``statement.side_seconds`` (default :data:`SIDE_SECONDS`) stops the search with :class:`SlowSide`.
+mpmath number, or an object array of those; any other library's scalar (a 0-d torch or JAX-style tensor:
+anything with ``.item()`` that gives a real number) is read as that number (:func:`foreign_scalar`): such a
+side is searched in float64, and balls cannot run through its library, so its violations are candidates,
+never certified. A string, ``None``, a bool, a complex number, a list or any other value is a
+:class:`SideValueError` naming the statement, the side and the type: numpy would otherwise read ``'100'`` as
+100.0 and ``None`` as nan. A float64 side call slower than ``statement.side_seconds`` (default
+:data:`SIDE_SECONDS`) stops the search with :class:`SlowSide`.
 
 >>> import numpy as np
 >>> check_side_value("1.5", statement_id="my.bound", side="rhs")
 Traceback (most recent call last):
     ...
-theorems.errors.SideValueError: statement 'my.bound': rhs returned str '1.5'; a side must return a real number (int, float, numpy real scalar or array, ball) or an array of them
+theorems.errors.SideValueError: statement 'my.bound': rhs returned str '1.5'; a side must return a real number (int, float, numpy real scalar or array, ball, a 0-d tensor with .item()) or an array of them
 >>> check_side_value(np.array([1.0, 2.0]), statement_id="my.bound", side="lhs").shape
 (2,)
 """
@@ -40,8 +43,30 @@ def _real_scalar(value) -> bool:
     return isinstance(value, _SCALARS) and not isinstance(value, (bool, np.bool_))
 
 
+def foreign_scalar(value: Any) -> bool:
+    """Whether ``value`` is another array library's scalar: not numpy's or Python's, with an ``.item()`` method.
+
+    >>> foreign_scalar(np.float64(1.0)), foreign_scalar(1.0), foreign_scalar(type("T", (), {"item": lambda s: 2.0})())
+    (False, False, True)
+    """
+    return (not isinstance(value, (np.ndarray, np.generic, numbers.Number, str, bytes, Ball, flint.arb))
+            and callable(getattr(value, "item", None)))
+
+
+def _item(value: Any) -> Any:
+    """``value.item()`` when it is a real number, else ``value`` itself (rejected below, by its own type)."""
+    try:
+        item = value.item()
+    except Exception:  # noqa: BLE001 - a tensor of several elements, or an item() that fails: not a scalar
+        return value
+    return item if _real_scalar(item) else value
+
+
 def check_side_value(value: Any, *, statement_id: str, side: str) -> Any:
-    """``value`` when it is a real scalar or an array of real scalars; :class:`SideValueError` otherwise."""
+    """``value`` when it is a real scalar or an array of real scalars (another library's scalar as its
+    ``.item()``); :class:`SideValueError` otherwise."""
+    if foreign_scalar(value):
+        value = _item(value)
     if isinstance(value, np.ndarray):
         kind = value.dtype.kind
         if kind in "iuf" or (kind == "O" and all(_real_scalar(v) for v in value.flat)):
@@ -54,7 +79,8 @@ def check_side_value(value: Any, *, statement_id: str, side: str) -> Any:
         shown = repr(value)
         what = f"{type(value).__name__} {shown if len(shown) <= 40 else shown[:37] + '...'}"
     raise SideValueError(f"statement {statement_id!r}: {side} returned {what}; a side must return a real number "
-                         "(int, float, numpy real scalar or array, ball) or an array of them")
+                         "(int, float, numpy real scalar or array, ball, a 0-d tensor with .item()) or an array of "
+                         "them")
 
 
 def evaluate(statement, side: str, instance, xp, *, timed: bool = False) -> Any:

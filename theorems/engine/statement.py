@@ -154,6 +154,43 @@ class Statement:
         return lhs - rhs if self.relation == "<=" else rhs - lhs
 
 
+def callback_result(value: Any, *, statement_id: str, name: str, callback: Any, accepted: Callable[[Any], bool],
+                    must: str) -> Any:
+    """``value``, what the user's callback ``name=`` returned, when ``accepted(value)``; else an
+    :class:`~theorems.errors.InvalidArgument` naming the statement, the callback and what it returned: a result the
+    API does not document (a string ``'yes'`` from ``confirm=``, a bool for a counterexample) must never be read
+    as one (``'yes'`` is truthy; a ``False`` would read as "not confirmed" by accident).
+
+    >>> callback_result("yes", statement_id="my.claim", name="confirm", callback=print,
+    ...                 accepted=lambda v: v is None, must="a Counterexample or None")
+    Traceback (most recent call last):
+        ...
+    theorems.errors.InvalidArgument: statement 'my.claim': its confirm=<built-in function print> returned str 'yes'; confirm must return a Counterexample or None
+    """
+    if accepted(value):
+        return value
+    shown = repr(value)
+    shown = shown if len(shown) <= 60 else shown[:57] + "..."
+    raise InvalidArgument(f"statement {statement_id!r}: its {name}={_callable_name(callback)} returned "
+                          f"{type(value).__name__} {shown}; {name} must return {must}")
+
+
+def _callable_name(callback: Any) -> str:
+    """A named function by its qualified name (``my_confirm``), anything else (a lambda, a built-in) by its repr."""
+    name = getattr(callback, "__qualname__", None)
+    if name and "<lambda>" not in name and not repr(callback).startswith("<built-in"):
+        return name
+    return repr(callback)
+
+
+def instance_size(statement: Statement, instance: Instance) -> int:
+    """``statement.size(instance)``, checked: a non-negative ``int`` (a bool, float or negative count is an
+    :class:`~theorems.errors.InvalidArgument` naming the statement and the callback)."""
+    return callback_result(statement.size(instance), statement_id=statement.id, name="size", callback=statement.size,
+                           accepted=lambda v: isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+                           and v >= 0, must="a non-negative int (the instance's size, for shrinking)")
+
+
 def jsonable(value: Any) -> Any:
     """A JSON-ready view of an instance value: arrays become lists, objects their name."""
     if isinstance(value, Mapping):

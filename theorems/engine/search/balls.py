@@ -12,6 +12,7 @@ import numpy as np
 
 from theorems.engine import precision, sides
 from theorems.engine.precision import ARB, BITS, F64, NoBallForm, Undecided, balls
+from theorems.engine.search.crosscheck import FloatSides, cross_check
 from theorems.engine.search.decide import decide
 from theorems.engine.search.report import Certificate
 from theorems.engine.sides import SideError
@@ -45,7 +46,9 @@ def certify(statement: Statement, instance: Instance, *, bits: tuple[int, ...] =
     """Prove or rule out the violation at ``instance`` in ball arithmetic, raising precision up to ``bits[-1]``.
 
     Raises :class:`IllDefined` when a side is ``nan`` (at every precision, and in float64 too),
-    ``inf − inf``, or raises an error other than :class:`~theorems.engine.precision.Undecided`.
+    ``inf − inf``, or raises an error other than :class:`~theorems.engine.precision.Undecided`; raises
+    :class:`~theorems.errors.EngineInconsistency` when a side's balls miss its float64 value by more than rounding
+    (:func:`~theorems.engine.search.crosscheck.cross_check`, at every precision: no outcome rests on such balls).
 
     >>> from theorems import STATEMENTS
     >>> cx = certify(STATEMENTS["corollary1.own-key.upper"], {"q": np.array([1.0]), "keys": np.array([[0.0], [-2.0]]), "T": 1.0})
@@ -53,6 +56,7 @@ def certify(statement: Statement, instance: Instance, *, bits: tuple[int, ...] =
     ('violated', True)
     """
     detail, bound = "", np.inf
+    floats = FloatSides(statement, instance)  # once: the independent reference every precision's balls must hold
     for attempt, working in enumerate(bits):
         last = attempt == len(bits) - 1
         with ARB.precision(working), precision.enclosure_notes() as notes:
@@ -65,6 +69,7 @@ def certify(statement: Statement, instance: Instance, *, bits: tuple[int, ...] =
                 raise
             except Exception as error:  # noqa: BLE001 - a side that raises is ill-defined, named with its error
                 return _raised(statement, instance, error, working)
+            cross_check(statement, instance, values, floats)
             outcome = decide(statement, instance, values, working, last, notes)
         if outcome.status != "undecided":
             return outcome
@@ -78,9 +83,25 @@ def _raised(statement: Statement, instance: Instance, error: Exception, bits: in
     if not _raises_in_float(statement, instance, side):
         # float64 evaluates it: the side uses an operation balls do not support; not a verdict
         why = str(error) if isinstance(error, NoBallForm) else f"{type(error).__name__}: {error}"
+        library = _foreign_library(statement, instance, side)
+        if library:
+            why = (f"it returns a {library} scalar (read with .item()): it was searched in float64, and ball "
+                   f"arithmetic cannot run through {library.split('.')[0]}, so nothing is certified from it ({why})")
         return Certificate("inconclusive", bits=bits, detail=f"{side} cannot be evaluated in balls: {why}")
     raise IllDefined(statement.id, instance, side, f"raises {type(error).__name__}: {error}",
                      shown=jsonable(instance)) from error
+
+
+def _foreign_library(statement: Statement, instance: Instance, side: str) -> str:
+    """The type (``torch.Tensor``) of the side's float64 value when it is another array library's scalar, else
+    ``""``."""
+    function = statement.lhs if side == "lhs" else statement.rhs
+    with np.errstate(all="ignore"):
+        try:
+            value = function(instance, F64)
+        except Exception:  # noqa: BLE001
+            return ""
+    return f"{type(value).__module__.split('.')[0]}.{type(value).__name__}" if sides.foreign_scalar(value) else ""
 
 
 def _failing_side(statement: Statement, instance: Instance) -> str:

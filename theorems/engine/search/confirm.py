@@ -15,8 +15,8 @@ from theorems.engine.search.candidate import candidate_at
 from theorems.engine.search.limits import CANDIDATE_MARGIN, CANDIDATES_KEPT
 from theorems.engine.search.report import Certificate, Counterexample
 from theorems.engine.search.state import Search
-from theorems.engine.statement import Instance, Statement
-from theorems.errors import IllDefined
+from theorems.engine.statement import Instance, Statement, callback_result
+from theorems.errors import EngineInconsistency, IllDefined
 
 
 def confirm_in_high_precision(statement: Statement, instance: Instance) -> Counterexample | None:
@@ -28,18 +28,31 @@ def confirm_in_high_precision(statement: Statement, instance: Instance) -> Count
 
 
 def confirmation(statement: Statement):
-    """The statement's own ``confirm``, or the default ball-arithmetic certification."""
-    return statement.confirm or (lambda instance: confirm_in_high_precision(statement, instance))
+    """The statement's own ``confirm`` (its result checked: :func:`own_confirmation`), or the default
+    ball-arithmetic certification."""
+    if statement.confirm is not None:
+        return lambda instance: own_confirmation(statement, instance)
+    return lambda instance: confirm_in_high_precision(statement, instance)
 
 
-def confirmed(search: Search, instance: Instance) -> Counterexample | IllDefined | None:
-    """What certifying a suspicious instance found: a counterexample, the :class:`IllDefined` met, or ``None``."""
+def own_confirmation(statement: Statement, instance: Instance) -> Counterexample | None:
+    """``statement.confirm(instance)``, which must be a :class:`Counterexample` (confirmed) or ``None`` (not
+    confirmed): anything else (``'yes'``, ``True``, a numpy bool) is an
+    :class:`~theorems.errors.InvalidArgument` naming the statement and the callback, never read as a verdict."""
+    return callback_result(statement.confirm(instance), statement_id=statement.id, name="confirm",
+                           callback=statement.confirm, accepted=lambda v: v is None or isinstance(v, Counterexample),
+                           must="a Counterexample (the violation confirmed) or None (not confirmed)")
+
+
+def confirmed(search: Search, instance: Instance) -> Counterexample | IllDefined | EngineInconsistency | None:
+    """What certifying a suspicious instance found: a counterexample, the :class:`IllDefined` or
+    :class:`EngineInconsistency` met, or ``None``."""
     own = search.statement.confirm
     try:
         if own is not None:
-            return own(instance)
+            return own_confirmation(search.statement, instance)
         outcome = certify(search.statement, instance)
-    except IllDefined as error:
+    except (IllDefined, EngineInconsistency) as error:
         return error
     search.certified += outcome.status == "violated"
     if outcome.status == "inconclusive":

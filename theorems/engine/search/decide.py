@@ -17,7 +17,7 @@ import numpy as np
 from theorems.engine import precision, sides
 from theorems.engine.precision import F64
 from theorems.engine.search.report import Certificate, Counterexample
-from theorems.engine.statement import Instance, Statement, jsonable
+from theorems.engine.statement import Instance, Statement, instance_size, jsonable
 from theorems.errors import IllDefined
 
 
@@ -152,7 +152,7 @@ def _infinity(kind: str, ball) -> float:
 def _counterexample(statement, instance, lhs, rhs, margin, relative, method) -> Counterexample:
     return Counterexample(
         statement_id=statement.id, instance=instance, lhs=_as_float(lhs), rhs=_as_float(rhs), margin=float(margin),
-        relative_margin=float(relative), size=statement.size(instance), method=method)
+        relative_margin=float(relative), size=instance_size(statement, instance), method=method)
 
 
 def _as_float(ball) -> float:

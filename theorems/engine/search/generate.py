@@ -23,7 +23,7 @@ from theorems.engine.search.state import Search
 from theorems.engine.search.target import aim, float_outcome
 from theorems.engine.sides import SideError
 from theorems.engine.statement import Instance, jsonable
-from theorems.errors import IllDefined
+from theorems.errors import IllDefined, InvalidArgument
 
 
 def hypothesis_settings(max_examples: int | None, seed: int | None) -> settings:
@@ -69,7 +69,7 @@ def probe(search: Search, instance: Instance) -> None:
     if search.stopped is None:
         try:
             examine(search, instance)
-        except SideError as error:
+        except (SideError, InvalidArgument) as error:  # a side, or a user callback's result, that cannot be read
             search.stopped = error
     if search.stopped is not None:  # one site for every replay, so that Hypothesis sees one consistent failure
         raise shrink.Found(search.stopped)

@@ -13,7 +13,7 @@ import numpy as np
 
 from theorems.engine.search.limits import HIGH_PRECISION_DIGITS
 from theorems.engine.statement import Instance, jsonable
-from theorems.errors import IllDefined
+from theorems.errors import EngineInconsistency, IllDefined
 
 
 @dataclasses.dataclass(frozen=True)
@@ -151,6 +151,8 @@ class SearchReport:
     certified: int = 0
     candidates: tuple[Candidate, ...] = ()
     candidate_count: int = 0
+    engine_inconsistency: EngineInconsistency | None = None
+    """The first instance where a side's balls missed its float64 value (a bug in the suite; nothing certified)."""
 
     @property
     def examples_per_second(self) -> float:
@@ -171,12 +173,14 @@ class Necessity:
                 "counterexample": self.counterexample.to_json() if self.counterexample else None}
 
 
-FOUND = ("holds", "refuted", "ill-defined", "candidate")
+FOUND = ("holds", "refuted", "ill-defined", "candidate", "engine-inconsistency")
 """What :func:`check` can find: ``"holds"`` (no certified counterexample, no candidate and no ill-defined
 instance; rounding-level inconclusive instances are counted in the report), ``"refuted"`` (a certified
 counterexample), ``"ill-defined"`` (a side has no value at some instance; never matches ``expected``) or
 ``"candidate"`` (float64 violations far above rounding that balls could not certify: the bound is not
-shown to hold, nor proved false; never matches ``expected``, so the gate fails and says why)."""
+shown to hold, nor proved false; never matches ``expected``, so the gate fails and says why) or
+``"engine-inconsistency"`` (a side's balls disagreed with its float64 value: the suite's arithmetic is wrong there,
+nothing is certified from it; never matches ``expected``)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -205,4 +209,5 @@ class Verdict:
             "counterexample": cx.to_json() if cx else None,
             "tightness": report.tightness.to_json() if report.tightness else None,
             "ill_defined": report.ill_defined.to_json() if report.ill_defined else None,
+            "engine_inconsistency": (report.engine_inconsistency.to_json() if report.engine_inconsistency else None),
         }

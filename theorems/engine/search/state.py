@@ -23,7 +23,7 @@ from theorems.engine.search.report import Candidate, Counterexample, SearchRepor
 from theorems.engine.search.target import Outcome
 from theorems.engine.sides import SideError
 from theorems.engine.statement import Instance, Statement
-from theorems.errors import IllDefined
+from theorems.errors import EngineInconsistency, IllDefined, InvalidArgument
 
 
 @dataclasses.dataclass(eq=False)
@@ -47,7 +47,7 @@ class Search:
     certified: int = 0
     candidate_count: int = 0
     candidates: list[Candidate] = dataclasses.field(default_factory=list)
-    stopped: SideError | None = None
+    stopped: SideError | InvalidArgument | None = None
     """A side whose value or cost cannot be checked: it ends the search at once."""
     found_by_key: dict[str, Counterexample | IllDefined] = dataclasses.field(default_factory=dict)
     first: float | None = None
@@ -96,4 +96,5 @@ class Search:
             float_artefacts=self.artefacts, tightness=self.tightness(payload), inconclusive=self.inconclusive,
             ill_defined=payload if isinstance(payload, IllDefined) else None, optimiser=optimiser_status,
             certified=self.certified, candidates=tuple(self.candidates), candidate_count=self.candidate_count,
+            engine_inconsistency=payload if isinstance(payload, EngineInconsistency) else None,
         )

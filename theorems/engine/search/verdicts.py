@@ -26,11 +26,14 @@ def refute(statement: Statement, *, max_examples: int | None = None, seed: int |
     The search is steered with ``hypothesis.target`` toward the smallest slack, shrunk by
     Hypothesis to a minimal instance, and every candidate is certified in ball arithmetic (or by the
     statement's own ``confirm``); float artefacts are discarded. Raises :class:`IllDefined` when the
-    search meets an instance where a side has no value.
+    search meets an instance where a side has no value, :class:`~theorems.errors.EngineInconsistency` when a side's
+    balls disagree with its float64 value there.
     """
     report = investigate(statement, max_examples=max_examples, seed=seed, shrink_evaluations=shrink_evaluations)
     if report.ill_defined is not None:
         raise report.ill_defined
+    if report.engine_inconsistency is not None:
+        raise report.engine_inconsistency
     return report.counterexample
 
 
@@ -53,6 +56,8 @@ def necessity(statement: Statement, hypothesis_name: str, *, max_examples: int |
         raise InvalidArgument(f"hypothesis {hypothesis_name!r} of {statement.id!r} has no violating instances to search")
     probe = dataclasses.replace(statement, instances=hypothesis.violated_by)
     report = investigate(probe, max_examples=max_examples, seed=seed)
+    if report.engine_inconsistency is not None:  # "not needed" would rest on balls the engine got wrong
+        raise report.engine_inconsistency
     found = report.counterexample
     return Necessity(statement.id, hypothesis_name, found is not None, found)
 
@@ -61,6 +66,7 @@ def check(statement: Statement, *, max_examples: int | None = None, seed: int | 
           progress: Callable[[int, float], None] | None = None) -> Verdict:
     """Run the search and compare its verdict with ``statement.expected`` (see :data:`FOUND`)."""
     report = investigate(statement, max_examples=max_examples, seed=seed, progress=progress)
-    found = ("refuted" if report.counterexample else "ill-defined" if report.ill_defined
+    found = ("engine-inconsistency" if report.engine_inconsistency
+             else "refuted" if report.counterexample else "ill-defined" if report.ill_defined
              else "candidate" if report.candidate_count else "holds")
     return Verdict(statement.id, statement.expected, found, report)

@@ -137,7 +137,7 @@ def _child(model_dir: str, tokenizer: str | None, text: str | None, number: int,
     import torch
 
     from empirical import compute_floor
-    from empirical.algorithms import Setup
+    from empirical.setup import Setup
     from empirical.heads.loading import load_model
     from empirical.heads.offload import is_streamed
     from empirical.runner import run_algorithms
@@ -397,7 +397,7 @@ def scaling(*, lengths=SCALING_LENGTHS, layers=SCALING_LAYERS, head_length: int 
     import torch
     from transformers import GPT2Config, GPT2Model
 
-    from empirical.algorithms import Setup
+    from empirical.setup import Setup
     from empirical.heads.loading import load_model
     from empirical.heads.text import GPT2_TOKENIZER, WAR_AND_PEACE
 

@@ -96,7 +96,7 @@ def _setup_for(spec: dict):
     """The worker's Setup for ``spec`` (the model loaded once per worker and spec)."""
     import torch
 
-    from empirical.algorithms import Setup
+    from empirical.setup import Setup
     from empirical.heads.loading import load_model
 
     key = json.dumps(spec, sort_keys=True)

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from empirical import algorithms
-from empirical.algorithms import Setup
+from empirical.setup import Setup
 from empirical.checks import merge
 from empirical.figures import draw_all
 from empirical.heads.loading import load_model
@@ -156,7 +156,7 @@ def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", 
     ``cluster`` (``"local"`` or a Dask scheduler address) runs each algorithm as a task on its workers
     (:mod:`empirical.cluster`), or, with ``layers_per_block``, each pass over the rows as one task per block of
     layers: the same ``results.json``, resumable after an interruption.
-    ``layers_per_block`` bounds how many layers' vectors are held at once (:class:`empirical.algorithms.Setup`):
+    ``layers_per_block`` bounds how many layers' vectors are held at once (:class:`empirical.setup.Setup`):
     the same numbers, one forward pass per block of layers and pass over them. ``workers`` blocks of rows run at
     once on a pool of threads (default: the cores available; on a cluster, each worker's own threads).
     ``dtype`` is the weights' precision (``float32``, ``bfloat16``, ``float16``; the heads are read back in float32)
@@ -166,10 +166,9 @@ def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", 
     from empirical.heads.device import resolve
     from empirical.heads.loading import check_dtype, check_weights
     from empirical.heads.rows import check_workers
-    from theorems.engine.validation import check_integer
+    from empirical.heads.stream import check_layers_per_block
 
-    if layers_per_block is not None:
-        check_integer(layers_per_block, name="--layers-per-block")
+    check_layers_per_block(layers_per_block, name="--layers-per-block")
     check_workers(workers, name="--workers")
     check_dtype(dtype)
     check_weights(weights)

@@ -1,6 +1,6 @@
 """``python -m empirical readings``: every claim under every reading it admits, one forward pass per window.
 
-For each length the model runs once (:class:`empirical.algorithms.Setup`); for each combination of the
+For each length the model runs once (:class:`empirical.setup.Setup`); for each combination of the
 heads axes (``x``, ``logits``, ``sink``, ``queries``) the heads are derived once and every claim and reading
 that shares them is measured, the KS variants of Alg. 3 sharing one distance grid, ``distance=norm``
 sharing ``sum``'s pass, the two Fig. 4 claims sharing one ``g``. Writes ``DIR/readings.json`` and
@@ -21,6 +21,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from empirical import algorithms
+from empirical.setup import Setup
 from empirical.readings import claims as claims_module
 from empirical.readings.claims import CLAIMS, verdict
 from empirical.readings.derive import derive
@@ -273,7 +274,7 @@ def run(*, model: str, text, out, claims=None, readings=None, windows: int = 1, 
     needs_w_o = any(change in NEEDS_OUTPUT_PROJECTION for readings in chosen.values() for r in readings
                     for change in r.changes)
     projections = output_projections(loaded) if needs_w_o else None
-    setup = algorithms.Setup(loaded, text=text, windows=windows, progress=False, device=device)
+    setup = Setup(loaded, text=text, windows=windows, progress=False, device=device)
     parts, timings = measure_all(setup, chosen, work, projections=projections, progress=progress)
     results = {"model": loaded.describe(), "facts": facts, "text": None if text is None else str(text),
                "windows": windows, "lengths": setup.lengths(work.lengths), "work": dataclasses.asdict(work), "claims": adjudicate(chosen, parts),

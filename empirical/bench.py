@@ -29,6 +29,10 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+
+from empirical import compute_floor
+from theorems.engine.validation import check_subset
 from theorems.errors import InvalidArgument, ModelRunFailed
 
 PAPER_TABLE1 = {1: 24 * 60, 2: 37 * 60, 3: 17 * 3600 + 4 * 60, 4: 7 * 60, 5: 60}
@@ -52,6 +56,7 @@ def grids(scale: str = "paper") -> dict:
 
     ``paper`` is exactly ``reproduce``'s defaults: the paper's grids, every token, every ``N`` of the grid.
     """
+    # here, not at the top: `import empirical.bench` stays free of torch
     from empirical import algorithms
     every = dict(distance_tokens=None, critical_tokens=None, separability_tokens=None, sensitivity_tokens=None)
     if scale == "paper":
@@ -91,8 +96,6 @@ def _work(number: int, summary: dict, heads: int, windows: int) -> dict:
 
 def _bandwidth() -> float:
     """Bytes per second of one pass over a 256 MiB float32 array (a sum), measured now."""
-    import numpy as np
-
     array = np.ones(1 << 26, dtype=np.float32)
     array.sum()  # fault the pages in before timing
     began = time.perf_counter()
@@ -103,6 +106,7 @@ def _bandwidth() -> float:
 
 def _floor(setup, lengths: list[int]) -> dict:
     """The forward passes for the windows of ``lengths`` and the bytes the heads hold there, in seconds."""
+    # here, not at the top: `import empirical.bench` stays free of torch
     import torch
 
     from empirical.heads.device import place, synchronize
@@ -134,10 +138,10 @@ def _floor(setup, lengths: list[int]) -> dict:
 
 def _child(model_dir: str, tokenizer: str | None, text: str | None, number: int, scale: str, device: str,
            workers: int | None, queue, dtype: str = "float32", weights: str = "auto", lengths=None) -> None:
+    # here, not at the top: `import empirical.bench` stays free of torch
     import torch
 
-    from empirical import compute_floor
-    from empirical.algorithms import Setup
+    from empirical.setup import Setup
     from empirical.heads.loading import load_model
     from empirical.heads.offload import is_streamed
     from empirical.runner import run_algorithms
@@ -177,6 +181,7 @@ def run(*, scale: str = "paper", algorithms=(1, 2, 3, 4, 5), text=None, tokenize
     e.g. ``python -m empirical checkpoint``'s) replaces the random GPT-2, loaded in ``dtype`` with ``weights``;
     ``lengths`` replaces the grid's lengths (Alg. 2, 4 and 5 run at the longest).
     """
+    # here, not at the top: `import empirical.bench` stays free of torch
     import torch
     from transformers import GPT2Config, GPT2Model
 
@@ -246,6 +251,7 @@ def _compute_text(record: dict) -> str:
 
 def markdown(records: list[dict], *, scale: str) -> str:
     """The table of a run: work, time, before, paper, ratios, peak memory, floor."""
+    # here, not at the top: `import empirical.bench` stays free of torch
     import torch
     import transformers
 
@@ -316,10 +322,10 @@ process. See `docs/benchmarks.md` for what the columns mean.
 def main(*, scale: str, algorithms, out, device: str = "cpu", workers: int | None = None, model: str | None = None,
          dtype: str = "float32", weights: str = "auto", lengths=None) -> str:
     """Check ``out``, run, write the Markdown table to ``out`` and the records to ``out`` with ``.jsonl``."""
+    # here, not at the top: `import empirical.bench` stays free of torch
     from empirical.heads.device import resolve
     from empirical.heads.loading import check_dtype, check_weights, resolve as resolve_model
     from empirical.heads.rows import check_workers
-    from theorems.engine.validation import check_subset
 
     check_subset(algorithms, (1, 2, 3, 4, 5), name="--algorithms")
     check_dtype(dtype)
@@ -375,6 +381,7 @@ SCALING_LAYERS = (1, 2, 4)
 
 def _unit_work(setup, number: int, length: int) -> None:
     """One point of each algorithm at ``length``, every token: the unit whose cost the scaling law fits."""
+    # here, not at the top: `import empirical.bench` stays free of torch
     from empirical import algorithms
 
     if number in (1, 2):
@@ -393,11 +400,11 @@ def scaling(*, lengths=SCALING_LENGTHS, layers=SCALING_LAYERS, head_length: int 
     The forward pass is excluded (the heads are extracted first). Returns the times and the fitted
     exponents ``time ∝ L^a`` (over ``L ≥ 128``) and ``time ∝ heads^b``.
     """
-    import numpy as np
+    # here, not at the top: `import empirical.bench` stays free of torch
     import torch
     from transformers import GPT2Config, GPT2Model
 
-    from empirical.algorithms import Setup
+    from empirical.setup import Setup
     from empirical.heads.loading import load_model
     from empirical.heads.text import GPT2_TOKENIZER, WAR_AND_PEACE
 

@@ -25,7 +25,9 @@ import shutil
 from pathlib import Path
 
 import torch
+from tqdm import tqdm
 
+from empirical.heads.text import GPT2_TOKENIZER
 from theorems.errors import InvalidArgument, ModelUnavailableError
 
 LIKE = {
@@ -48,12 +50,11 @@ SPARE = 64 << 20
 
 def default_tokenizer() -> Path:
     """The GPT-2 tokenizer of ``../shared/data`` (next to the repository)."""
-    from empirical.heads.text import GPT2_TOKENIZER
-
     return GPT2_TOKENIZER
 
 
 def _tokenizer(path) -> object:
+    # here, not at the top: `import empirical.checkpoint` stays free of transformers
     from transformers import AutoTokenizer, GPT2TokenizerFast
 
     folder = Path(path).expanduser()
@@ -75,6 +76,7 @@ def config(*, like: str, layers: int | None, vocabulary: int, bos: int | None = 
     >>> config(like="llama-2-7b", layers=2, vocabulary=50257).num_hidden_layers
     2
     """
+    # here, not at the top: `import empirical.checkpoint` stays free of transformers
     from transformers import AutoConfig
 
     if like not in LIKE:
@@ -92,6 +94,7 @@ def config(*, like: str, layers: int | None, vocabulary: int, bos: int | None = 
 
 def layout(made) -> list[tuple[str, tuple[int, ...]]]:
     """Every tensor of the causal LM of config ``made``, ``(name, shape)`` in the model's order, built on ``meta``."""
+    # here, not at the top: `import empirical.checkpoint` stays free of transformers
     from transformers import AutoModelForCausalLM
 
     with torch.device("meta"):
@@ -164,8 +167,8 @@ def check_target(out, needed: int) -> Path:
 def write(*, like: str = "llama-2-7b", out, layers: int | None = None, seed: int = 0, tokenizer=None,
           progress: bool = False) -> Path:
     """Write the random checkpoint to ``out`` shard by shard; returns ``out``. Arguments are checked first."""
+    # here, not at the top: `import empirical.checkpoint` stays free of safetensors
     from safetensors.torch import save_file
-    from tqdm import tqdm
 
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise InvalidArgument(f"--seed={seed!r} must be a non-negative integer")

@@ -82,6 +82,7 @@ def check_cluster(cluster) -> str | None:
 
 def _client(cluster: str):
     try:
+        # here, not at the top: an optional dependency (its ImportError is handled)
         from distributed import Client, LocalCluster
     except ImportError:
         raise InvalidArgument("--cluster needs Dask's distributed scheduler: pip install 'limitations-attention[cluster]'"
@@ -94,9 +95,10 @@ def _client(cluster: str):
 
 def _setup_for(spec: dict):
     """The worker's Setup for ``spec`` (the model loaded once per worker and spec)."""
+    # here, not at the top: `import empirical.cluster` stays free of torch
     import torch
 
-    from empirical.algorithms import Setup
+    from empirical.setup import Setup
     from empirical.heads.loading import load_model
 
     key = json.dumps(spec, sort_keys=True)
@@ -116,6 +118,7 @@ def _setup_for(spec: dict):
 def _worker_weights(spec: dict) -> str:
     """A layer-block worker streams a local safetensors model (``--weights auto``): it reads only its block's layers,
     one at a time, instead of holding a copy of the whole model."""
+    # here, not at the top: `import empirical.cluster` stays free of torch
     from empirical.heads.loading import resolve
     from empirical.heads.offload import tensor_files
 
@@ -128,6 +131,7 @@ def _worker_weights(spec: dict) -> str:
 
 def _task(number: int, spec: dict, options: dict) -> dict:
     """Run algorithm ``number`` on a worker; JSON-ready results and the time it took."""
+    # here, not at the top: `import empirical.cluster` stays free of torch
     from empirical.runner import jsonable, run_algorithms
 
     results, timings = run_algorithms(_setup_for(spec), which=(number,), **options)
@@ -152,6 +156,7 @@ def _block_forward(spec: dict, length: int, layers: tuple[int, int], entering=No
 def _block_rows(spec: dict, heads, start: int, function, keywords: dict) -> dict:
     """On a worker: ``map_rows``'s arrays ``[B, b - a, H, R, ...]`` of a block's heads (``function`` sees each block of
     rows under its global layer number)."""
+    # here, not at the top: `import empirical.cluster` stays free of torch
     from empirical.heads.rows import map_rows
 
     _setup_for(spec)  # the worker's thread settings
@@ -169,6 +174,7 @@ def _leaving(heads):
 def _packed(tensor) -> tuple:
     """``(dtype name, tensor)`` with a bfloat16/float16 tensor's bits as int16: Dask's torch serialiser goes through
     numpy, which has no bfloat16; the bits travel unchanged."""
+    # here, not at the top: `import empirical.cluster` stays free of torch
     import torch
 
     narrow = tensor.dtype in (torch.bfloat16, torch.float16)
@@ -176,6 +182,7 @@ def _packed(tensor) -> tuple:
 
 
 def _unpacked(packed: tuple):
+    # here, not at the top: `import empirical.cluster` stays free of torch
     import torch
 
     name, tensor = packed
@@ -208,6 +215,7 @@ class LayerBlocks:
                                f"layers{block[0]}-{block[1]}.npz")
 
     def __call__(self, heads, function, *, index=None, progress=None, **keywords):
+        # here, not at the top: `import empirical.cluster` stays free of distributed
         from distributed import as_completed
 
         from empirical.heads.rows import RowMap, valid_rows
@@ -242,6 +250,7 @@ class LayerBlocks:
 
 
 def torch_load(path: Path):
+    # here, not at the top: `import empirical.cluster` stays free of torch
     import torch
 
     return torch.load(path, weights_only=True)
@@ -249,6 +258,7 @@ def torch_load(path: Path):
 
 def _save_block(path: Path, answer: dict) -> None:
     """A block's arrays (``.npz``) and its output (``.pt``, the model's dtype), each whole or absent."""
+    # here, not at the top: `import empirical.cluster` stays free of torch
     import torch
 
     temporary = path.with_suffix(".tmp")
@@ -261,6 +271,7 @@ def _save_block(path: Path, answer: dict) -> None:
 
 def _identity(spec: dict, options: dict) -> tuple[tuple[int, ...], dict, dict]:
     """``(algorithms, the other options, the identity a saved task must match)``."""
+    # here, not at the top: `import empirical.cluster` stays free of torch
     from empirical.runner import ALGORITHMS, jsonable
 
     which = tuple(sorted(set(options.get("which", ALGORITHMS))))
@@ -305,6 +316,7 @@ def run_tasks(client, *, spec: dict, options: dict, out, progress: bool = False)
     Finished tasks found under ``out`` (same spec and options) are reused; each new one is saved as it
     finishes.
     """
+    # here, not at the top: `import empirical.cluster` stays free of distributed
     from distributed import as_completed
 
     out = Path(out)
@@ -332,6 +344,7 @@ def run_blocks(client, *, setup, spec: dict, options: dict, out, progress: bool 
     same spec and options are reused; ``mapper`` (default: a new :class:`LayerBlocks`) is what the tests
     inspect.
     """
+    # here, not at the top: `import empirical.cluster` stays free of torch
     from empirical.runner import jsonable, run_algorithms
 
     out = Path(out)

@@ -63,6 +63,7 @@ def work(number: int, options: dict, *, lengths, heads: int, d: int, causal: boo
     ``options`` are :func:`empirical.runner.run_algorithms`' grids (its defaults where one is missing);
     ``lengths`` the ``L`` it runs at.
     """
+    # here, not at the top: `import empirical.compute_floor` stays free of torch
     from empirical.algorithms import EPSILONS, PAPER_NS, SEPARABILITY_NS, TEMPERATURES, critical_grid
 
     total = dict.fromkeys(KINDS, 0.0)

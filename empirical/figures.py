@@ -13,6 +13,9 @@ from pathlib import Path
 
 import matplotlib
 
+from theorems.figures.gradient import plot_fig4
+from theorems.maths.gradient_sensitivity import Sensitivity
+
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
@@ -117,9 +120,6 @@ def fig3(result: dict, path, *, model: str = "") -> Path:
 
 def fig4(result: dict, path, *, model: str = "") -> Path:
     """``g(T, ε)`` and the exact ``‖J‖₂`` against ``T`` (Algorithm 5), drawn by the theory module."""
-    from theorems.maths.gradient_sensitivity import Sensitivity
-    from theorems.figures.gradient import plot_fig4
-
     sensitivity = Sensitivity(np.asarray(result["temperatures"]), np.asarray(result["epsilons"]),
                               np.asarray(result["g_per_head"]), np.asarray(result["spectral_per_head"]))
     return plot_fig4(sensitivity, path, title=f"Fig. 4 style: gradient sensitivity, L = {result['length']}  {model}")

@@ -29,8 +29,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from theorems.engine.validation import check_mask
+from theorems.engine.validation import check_logits, check_mask, check_scale
+from theorems.maths import distance as reference
 from theorems.maths.batches import top_n_mask
+from theorems.maths.gradient_sensitivity import _grid, _norms_at, random_directions
+from theorems.maths.separability import xi_squared
 
 CACHE_ENTRIES = 1 << 20
 """Entries of the largest gathered ``[pairs, L]`` slice (8 MiB): the fallback rows stay cache-sized."""
@@ -108,8 +111,6 @@ def fixed_bound(alpha, x, n: int, *, center: str = "normalised", mask=None, tabl
 def fixed_bounds(alpha, x, n: int, *, centers=("normalised", "max-norm"), mask=None,
                  table: dict | None = None) -> dict[str, np.ndarray]:
     """:func:`fixed_bound` at each of ``centers`` (``[H, C]`` each): the selection and ``d_1`` serve both."""
-    from theorems.maths import distance as reference
-
     alpha = np.asarray(alpha, dtype=float)  # [H, C, L]
     valid = check_mask(mask, alpha.shape)  # [H, C, L]
     counts = _prefix_counts(valid[0])  # [C]
@@ -166,8 +167,6 @@ def separability_block(alpha, x, n: int, *, delta, mask=None) -> dict[str, np.nd
     ``separability_upper_bound`` (``M = 1``, exponents ``2M²`` and ``16M²``) on unit embeddings ``x``;
     rows whose radius is not positive and finite are NaN. ``delta [H, 1]`` per head.
     """
-    from theorems.maths.separability import xi_squared
-
     alpha = np.asarray(alpha, dtype=float)  # [H, C, L]
     valid = check_mask(mask, alpha.shape)
     keys = seen_keys(valid)  # keys no row of the block sees: never selected, never the radius
@@ -321,9 +320,6 @@ def sensitivity_block(logits, temperatures, epsilons, *, seed: int = 0, mask=Non
     >>> bool(np.allclose(got, reference(l * m, [0.5, 2.0], [1e-3, 1.0], seed=4, mask=m), rtol=1e-12))
     True
     """
-    from theorems.engine.validation import check_logits, check_scale
-    from theorems.maths.gradient_sensitivity import _grid, _norms_at, random_directions
-
     array = check_logits(np.asarray(logits, dtype=float), allow_object=False)
     t_grid, e_grid = _grid(temperatures, name="temperatures"), _grid(epsilons, name="epsilons")
     check_scale(np.abs(array) + float(e_grid.max()), float(t_grid.min()))  # the moved logits l + εv, |v| <= 1

@@ -16,19 +16,29 @@ import time
 from pathlib import Path
 
 import numpy as np
+import scipy
 
-from empirical import algorithms
-from empirical.algorithms import Setup
+from empirical import algorithms, cluster as engine
 from empirical.checks import merge
+from empirical.cluster import check_cluster, forget
 from empirical.figures import draw_all
-from empirical.heads.loading import load_model
+from empirical.heads import loading
+from empirical.heads.device import resolve
+from empirical.heads.extraction import EMBEDDINGS
+from empirical.heads.loading import check_dtype, check_weights, load_model
+from empirical.heads.offload import is_streamed
+from empirical.heads.rows import check_workers
+from empirical.heads.stream import check_layers_per_block
+from empirical.heads.text import windows as text_windows
 from empirical.report import render
 from empirical.runner import ALGORITHMS, jsonable, run_algorithms
+from empirical.setup import Setup
+from theorems.engine import validation
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
 
 def versions() -> dict[str, str]:
-    import scipy
+    # here, not at the top: `import empirical.reproduce` stays free of torch
     import torch
     import transformers
     return {"python": platform.python_version(), "torch": torch.__version__, "transformers": transformers.__version__,
@@ -50,9 +60,6 @@ def check_options(*, text, out, windows, embeddings, **options) -> None:
         ...
     theorems.errors.InvalidArgument: --algorithms=(7,) must be a non-empty subset of (1, 2, 3, 4, 5); 7 is not
     """
-    from empirical.heads.extraction import EMBEDDINGS
-    from theorems.engine import validation
-
     unknown = set(options) - set(OPTION_NAMES)
     if unknown:
         raise InvalidArgumentType(f"unknown option(s) {sorted(unknown)}; expected some of {sorted(OPTION_NAMES)}")
@@ -81,8 +88,6 @@ def check_options(*, text, out, windows, embeddings, **options) -> None:
 def check_grids(max_length: int, *, lengths=algorithms.PAPER_LENGTHS, ns=algorithms.PAPER_NS, critical_lengths=None,
                 separability_ns=algorithms.SEPARABILITY_NS, which=ALGORITHMS, **_) -> None:
     """The grids against the model: every ``L`` within its positions, every ``N < L`` where an algorithm uses it."""
-    from theorems.engine import validation
-
     what = f"the model's {max_length} positions"
     validation.check_at_most(lengths, max_length, name="--lengths", what=what)
     validation.check_at_most(critical_lengths or (), max_length, name="--critical-lengths", what=what)
@@ -110,8 +115,6 @@ def check_memory(*, windows: int, heads: int, longest: int) -> None:
         ...
     theorems.errors.InvalidArgument: attention weights [--windows 1000000 × 1 heads × L 1024 × L 1024] would need 1048576000000 entries, more than the limit 536870912; lower --windows or --lengths
     """
-    from theorems.engine import validation
-
     validation.check_work(windows * heads * longest ** 2, limit=ATTENTION_ENTRIES,
                           what=f"attention weights [--windows {windows} × {heads} heads × L {longest} × L {longest}]",
                           way_out="lower --windows or --lengths")
@@ -122,10 +125,8 @@ def check_before_loading(model, *, text, windows: int, offline, tokenizer, optio
     against the model's positions, and the text against ``--windows`` × the longest length in tokens. Done for a
     local folder (``minilm`` included) or a model in the Hugging Face cache; a GGUF model gets its tokenizer only
     from its conversion, so it is checked after loading, as before."""
+    # here, not at the top: `import empirical.reproduce` stays free of transformers
     from transformers import AutoConfig, AutoTokenizer
-
-    from empirical.heads import loading
-    from empirical.heads.text import windows as text_windows
 
     loading.check_tokenizer(tokenizer)
     name, path = str(model), Path(str(model)).expanduser()
@@ -156,20 +157,13 @@ def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", 
     ``cluster`` (``"local"`` or a Dask scheduler address) runs each algorithm as a task on its workers
     (:mod:`empirical.cluster`), or, with ``layers_per_block``, each pass over the rows as one task per block of
     layers: the same ``results.json``, resumable after an interruption.
-    ``layers_per_block`` bounds how many layers' vectors are held at once (:class:`empirical.algorithms.Setup`):
+    ``layers_per_block`` bounds how many layers' vectors are held at once (:class:`empirical.setup.Setup`):
     the same numbers, one forward pass per block of layers and pass over them. ``workers`` blocks of rows run at
     once on a pool of threads (default: the cores available; on a cluster, each worker's own threads).
     ``dtype`` is the weights' precision (``float32``, ``bfloat16``, ``float16``; the heads are read back in float32)
     and ``weights`` where they live (``memory``; ``disk``: streamed a layer at a time; ``auto``: disk above 2 GiB).
     """
-    from empirical.cluster import check_cluster
-    from empirical.heads.device import resolve
-    from empirical.heads.loading import check_dtype, check_weights
-    from empirical.heads.rows import check_workers
-    from theorems.engine.validation import check_integer
-
-    if layers_per_block is not None:
-        check_integer(layers_per_block, name="--layers-per-block")
+    check_layers_per_block(layers_per_block, name="--layers-per-block")
     check_workers(workers, name="--workers")
     check_dtype(dtype)
     check_weights(weights)
@@ -179,7 +173,6 @@ def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", 
     check_before_loading(model, text=text, windows=windows, offline=offline, tokenizer=tokenizer, options=options)
     out = Path(out)
     loaded = load_model(model, offline=offline, tokenizer=tokenizer, dtype=dtype, weights=weights)
-    from empirical.heads.offload import is_streamed
     if resolve(device).type != "cpu" and is_streamed(loaded.model):
         raise InvalidArgument(f"--device={device!r}: weights streamed from disk (--weights disk, or auto for a model "
                               "above 2 GiB) run the forward pass on the CPU; pass --weights memory to use the GPU")
@@ -196,7 +189,6 @@ def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", 
         if cluster is None:
             results, timings = run_algorithms(setup, partial=finished, **options)
         else:
-            from empirical import cluster as engine
             spec = {"model": model, "text": None if text is None else str(text), "windows": windows,
                     "embeddings": embeddings, "offline": offline, "tokenizer": tokenizer, "device": device,
                     "layers_per_block": layers_per_block, "workers": workers, "dtype": dtype, "weights": weights}
@@ -221,7 +213,6 @@ def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", 
     results = jsonable(results)
     (out / "results.json").write_text(json.dumps(results, indent=1))
     if cluster is not None:
-        from empirical.cluster import forget
         forget(out)  # results.json now holds every task
     results["figures"] = draw_all(results, out)
     (out / "report.md").write_text(render(results))

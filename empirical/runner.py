@@ -1,4 +1,4 @@
-"""Run Algorithms 1-5 on one :class:`empirical.algorithms.Setup`: what ``reproduce`` (one process) and the
+"""Run Algorithms 1-5 on one :class:`empirical.setup.Setup`: what ``reproduce`` (one process) and the
 cluster's tasks (:mod:`empirical.cluster`, one algorithm per task) both call, so neither imports the other.
 
 >>> jsonable({"p": np.float64(0.5), "n": np.int64(3), "bad": float("nan"), "t": (1, 2)})
@@ -12,7 +12,7 @@ import time
 import numpy as np
 
 from empirical import algorithms
-from empirical.algorithms import Setup
+from empirical.setup import Setup
 from theorems.errors import InvalidArgument
 
 ALGORITHMS = (1, 2, 3, 4, 5)

@@ -30,6 +30,7 @@ import sys
 import torch
 
 from empirical.heads.loading import LoadedModel, NoAttentionError
+from empirical.heads.offload import decoder_layers
 from theorems.errors import ExtractionMismatch, InvalidArgument, InvalidArgumentType
 
 EMBEDDINGS = ("values", "keys", "hidden")
@@ -226,8 +227,6 @@ def _only(model: torch.nn.Module, layers: range, entering: torch.Tensor | None, 
     last to ``leaving``. The layers outside are never called, so a streamed model never reads their weights.
     (``entered`` is read here, not from ``output_hidden_states``: transformers installs its recording hooks on the
     layers the model holds at its first call, which may be another block's.)"""
-    from empirical.heads.offload import decoder_layers
-
     name, stack = decoder_layers(model)
     parent, _, attribute = name.rpartition(".")
     holder = model.get_submodule(parent) if parent else model

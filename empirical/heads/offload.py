@@ -33,6 +33,7 @@ SINGLE = "model.safetensors"
 
 def tensor_files(folder: Path) -> dict[str, Path] | None:
     """Each tensor name of the checkpoint in ``folder`` and the safetensors file holding it; ``None`` without any."""
+    # here, not at the top: `import empirical.heads.offload` stays free of safetensors
     from safetensors import safe_open
 
     folder = Path(folder)
@@ -47,6 +48,7 @@ def tensor_files(folder: Path) -> dict[str, Path] | None:
 
 def checkpoint_bytes(folder: Path, dtype: torch.dtype) -> int | None:
     """Bytes of the checkpoint's weights once cast to ``dtype`` (read from the safetensors headers), or ``None``."""
+    # here, not at the top: `import empirical.heads.offload` stays free of safetensors
     from safetensors import safe_open
 
     files = tensor_files(folder)
@@ -90,6 +92,7 @@ def _weights_index(model: torch.nn.Module, files: dict[str, Path]) -> dict[str, 
 def streamed_model(folder: Path, config, *, dtype: torch.dtype) -> torch.nn.Module:
     """``AutoModel`` of ``config`` in ``dtype`` whose layers read their weights from ``folder`` as the forward
     reaches them (the rest is loaded now); eager attention, evaluation mode."""
+    # here, not at the top: `import empirical.heads.offload` stays free of accelerate
     from accelerate import init_empty_weights
     from accelerate.hooks import AlignDevicesHook, add_hook_to_module
     from accelerate.utils import OffloadedWeightsLoader, PrefixedDataset, set_module_tensor_to_device

@@ -131,6 +131,7 @@ def _one_thread_per_library():
     """BLAS and OpenMP at one thread each while the pool's threads run (no oversubscription); a no-op where
     ``threadpoolctl`` is not installed (then set ``OPENBLAS_NUM_THREADS=1`` / ``OMP_NUM_THREADS=1`` yourself)."""
     try:
+        # here, not at the top: an optional dependency (its ImportError is handled)
         from threadpoolctl import threadpool_limits
     except ImportError:
         return contextlib.nullcontext()

@@ -45,6 +45,22 @@ def layers_per_block(*, batch: int, length: int, heads: int, d_head: int, d_mode
     return max(1, min(layers, budget // per_layer))
 
 
+def check_layers_per_block(value, *, name: str = "layers_per_block") -> int | None:
+    """``value`` as layers per block: a positive integer, or None (as many layers as fit :data:`STREAM_BYTES`);
+    else InvalidArgument naming ``name`` (``--layers-per-block`` on the command line).
+
+    >>> check_layers_per_block(None), check_layers_per_block(2)
+    (None, 2)
+    >>> check_layers_per_block(0)
+    Traceback (most recent call last):
+        ...
+    theorems.errors.InvalidArgument: layers_per_block=0 must be a positive integer (or None: as many as fit STREAM_BYTES)
+    """
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        raise InvalidArgument(f"{name}={value!r} must be a positive integer (or None: as many as fit STREAM_BYTES)")
+    return value
+
+
 class HeadStream:
     """The heads of ``layers`` layers, extracted ``per_block`` layers at a time by ``extract_block(range)``."""
 

@@ -16,6 +16,7 @@ import dataclasses
 import warnings
 
 import numpy as np
+from scipy.stats import ks_2samp
 
 from empirical.readings.grid import Reading
 
@@ -72,8 +73,6 @@ def loglog_slope(xs, ys) -> float:
 
 def ks_p_values(distance: np.ndarray, estimate: np.ndarray, reading: Reading) -> list[float]:
     """p-value per ``N`` of the grid: ``distance``, ``estimate`` ``[B, layer, head, R, G]`` from ``distance_grid``."""
-    from scipy.stats import ks_2samp
-
     pooled = reading.get("ks") == "pooled"
     alternative = "two-sided" if reading.get("sided") == "two" else "less"  # less: d̃'s CDF below, d̃ larger
     d_all = distance.reshape(-1, distance.shape[-1]) if pooled else token_means(distance)

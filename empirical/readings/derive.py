@@ -19,6 +19,7 @@ import math
 import torch
 
 from empirical.heads.extraction import Heads
+from empirical.heads.projections import output_contributions
 from empirical.readings.grid import Reading
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
@@ -33,7 +34,6 @@ def _embeddings(heads: Heads, kind: str, projections: torch.Tensor | None) -> to
     if kind == "output":
         if projections is None:
             raise InvalidArgument("reading x=output needs the model's output projections W_O (projections=...)")
-        from empirical.heads.projections import output_contributions
         return output_contributions(heads, projections)
     raise InvalidArgument(f"x={kind!r} is not a reading of x_i")
 

@@ -16,6 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 from empirical.heads.extraction import Heads
+from empirical.heads.rows import map_rows, valid_rows
+from empirical.kernels import distance_grid
 
 
 def norm_reading(alpha, x, ns, *, mask) -> np.ndarray:
@@ -37,9 +39,6 @@ def norm_reading(alpha, x, ns, *, mask) -> np.ndarray:
 
 def distances(heads: Heads, *, grid, norm_ns, tokens: int | None, budget: int) -> dict[str, np.ndarray]:
     """``distance_sum``, ``estimate`` ``[B, layer, head, R, len(grid)]`` and ``distance_norm`` ``[..., len(norm_ns)]``."""
-    from empirical.heads.rows import map_rows, valid_rows
-    from empirical.kernels import distance_grid
-
     def function(rows):
         out = distance_grid(rows.alpha, rows.x, grid, mask=rows.mask)
         out["distance_norm"] = norm_reading(rows.alpha, rows.x, norm_ns, mask=rows.mask)

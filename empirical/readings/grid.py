@@ -173,6 +173,7 @@ def check_applies(reading: Reading, *, causal: bool | None, has_output_projectio
             raise InvalidArgument(f"reading {reading.name!r} does not apply to {model}: it is an encoder without a causal "
                              "mask (every query sees every key); drop it or use a causal model")
         if change in NEEDS_OUTPUT_PROJECTION and has_output_projection is False:
+            # here, not at the top: `import empirical.readings.grid` stays free of torch
             from empirical.heads.projections import OUTPUT_PROJECTIONS
             raise InvalidArgument(f"reading {reading.name!r} does not apply to {model}: its attention output projection "
                              f"W_O is not exposed (known for model types {sorted(OUTPUT_PROJECTIONS)})")

@@ -1,6 +1,6 @@
 """``python -m empirical readings``: every claim under every reading it admits, one forward pass per window.
 
-For each length the model runs once (:class:`empirical.algorithms.Setup`); for each combination of the
+For each length the model runs once (:class:`empirical.setup.Setup`); for each combination of the
 heads axes (``x``, ``logits``, ``sink``, ``queries``) the heads are derived once and every claim and reading
 that shares them is measured, the KS variants of Alg. 3 sharing one distance grid, ``distance=norm``
 sharing ``sum``'s pass, the two Fig. 4 claims sharing one ``g``. Writes ``DIR/readings.json`` and
@@ -21,12 +21,21 @@ from types import SimpleNamespace
 import numpy as np
 
 from empirical import algorithms
+from empirical.heads.loading import _gguf_architecture, _is_causal, gguf_file, load_model
+from empirical.heads.projections import OUTPUT_PROJECTIONS, output_projections
+from empirical.heads.rows import map_rows, valid_rows
 from empirical.readings import claims as claims_module
 from empirical.readings.claims import CLAIMS, verdict
 from empirical.readings.derive import derive
+from empirical.readings.distances import distances
 from empirical.readings.grid import (AXES, NEEDS_OUTPUT_PROJECTION, Reading, check_applies, default_readings, parse,
                                      valid_names)
+from empirical.readings.sensitivity import sensitivity_rows
+from empirical.readings.table import markdown
+from empirical.runner import jsonable
+from empirical.setup import Setup
 from theorems.errors import InvalidArgument
+from theorems.maths.gradient_sensitivity import fig4_claims, Sensitivity
 
 MULTI_LENGTH = ("fig2a", "fig2c")
 """Claims measured on every length of the grid; the others at the longest."""
@@ -51,9 +60,6 @@ class Work:
 
 def model_facts(model: str, *, offline: bool | None = None) -> dict:
     """``{model_type, causal, output_projection}`` from the config alone (values None when it cannot be read)."""
-    from empirical.heads.loading import _is_causal, gguf_file
-    from empirical.heads.projections import OUTPUT_PROJECTIONS
-
     name = str(model)
     known = {"minilm": ("bert", False), "smollm2": ("llama", True)}
     model_type = causal = None
@@ -67,7 +73,6 @@ def model_facts(model: str, *, offline: bool | None = None) -> dict:
         except Exception:  # noqa: BLE001 - an unreadable path is reported when the model loads
             gguf = None
         if gguf is not None:
-            from empirical.heads.loading import _gguf_architecture
             config = SimpleNamespace(model_type=_gguf_architecture(gguf), architectures=None, is_decoder=False)
         elif (path / "config.json").is_file():
             raw = json.loads((path / "config.json").read_text())
@@ -75,6 +80,7 @@ def model_facts(model: str, *, offline: bool | None = None) -> dict:
                                      is_decoder=raw.get("is_decoder", False))
         else:
             try:
+                # here, not at the top: `import empirical.readings.runner` stays free of transformers
                 from transformers import AutoConfig
                 config = AutoConfig.from_pretrained(name, local_files_only=True)
             except Exception:  # noqa: BLE001 - not in the cache: decided after loading
@@ -129,8 +135,6 @@ def plan(request: dict, *, causal: bool, has_output_projection: bool) -> dict[st
 
 def _distance_pass(setup, heads, length: int, work: Work, memo: dict) -> dict:
     """Figs. 2a-c's quantities at every ``N`` they use, from one pass (:mod:`empirical.readings.distances`)."""
-    from empirical.readings.distances import distances
-
     if "distances" not in memo:
         keys = heads.k.shape[-2]
         critical = tuple(n for n in algorithms.critical_grid(length) if n < keys)
@@ -156,10 +160,6 @@ def _separability(setup, length: int, work: Work, memo: dict) -> list[dict]:
 
 
 def _sensitivity(setup, heads, reading: Reading, work: Work, memo: dict) -> dict:
-    from empirical.heads.rows import map_rows, valid_rows
-    from empirical.readings.sensitivity import sensitivity_rows
-    from theorems.maths.gradient_sensitivity import Sensitivity, fig4_claims
-
     key = ("g", reading.get("perturb"), reading.get("eps"))
     if key not in memo:
         index = valid_rows(heads, min_keys=1, tokens=work.tokens)
@@ -251,9 +251,8 @@ def run(*, model: str, text, out, claims=None, readings=None, windows: int = 1, 
     ``loaded`` (a :class:`~empirical.heads.loading.LoadedModel`) skips loading (tests); ``text=None``
     feeds seeded random token ids.
     """
-    from empirical.heads.loading import load_model
+    # here, not at the top: `import empirical.readings.runner` stays free of matplotlib
     from empirical.reproduce import check_options, versions
-    from empirical.runner import jsonable
 
     request = check_request(model=model, claims=claims, readings=readings, offline=offline)
     check_options(text=text, out=out, windows=windows, embeddings="values", lengths=work.lengths, ns=work.ns,
@@ -264,7 +263,6 @@ def run(*, model: str, text, out, claims=None, readings=None, windows: int = 1, 
     began = time.perf_counter()
     loaded = loaded if loaded is not None else load_model(model, offline=offline, tokenizer=tokenizer)
     facts = {"model_type": loaded.model.config.model_type, "causal": loaded.causal}
-    from empirical.heads.projections import OUTPUT_PROJECTIONS, output_projections
     facts["output_projection"] = facts["model_type"] in OUTPUT_PROJECTIONS
     for reading in request["readings"] or []:  # the facts known only now (a hub id not in the cache)
         check_applies(reading, causal=loaded.causal, has_output_projection=facts["output_projection"],
@@ -273,7 +271,7 @@ def run(*, model: str, text, out, claims=None, readings=None, windows: int = 1, 
     needs_w_o = any(change in NEEDS_OUTPUT_PROJECTION for readings in chosen.values() for r in readings
                     for change in r.changes)
     projections = output_projections(loaded) if needs_w_o else None
-    setup = algorithms.Setup(loaded, text=text, windows=windows, progress=False, device=device)
+    setup = Setup(loaded, text=text, windows=windows, progress=False, device=device)
     parts, timings = measure_all(setup, chosen, work, projections=projections, progress=progress)
     results = {"model": loaded.describe(), "facts": facts, "text": None if text is None else str(text),
                "windows": windows, "lengths": setup.lengths(work.lengths), "work": dataclasses.asdict(work), "claims": adjudicate(chosen, parts),
@@ -282,6 +280,5 @@ def run(*, model: str, text, out, claims=None, readings=None, windows: int = 1, 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "readings.json").write_text(json.dumps(jsonable(results), indent=1, ensure_ascii=False))
-    from empirical.readings.table import markdown
     (out / "readings.md").write_text(markdown(results))
     return results

@@ -20,6 +20,7 @@ import numpy as np
 
 from empirical.heads.extraction import Heads
 from theorems.errors import InvalidArgument
+from theorems.maths.gradient_sensitivity import random_directions
 
 
 def masked_softmax(z: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -51,8 +52,6 @@ def sensitivity_rows(heads: Heads, temperatures, epsilons, *, perturb: str, eps:
 
     The seed of a block is ``reproduce``'s (window, layer and first row), so the baseline reproduces its ``g``.
     """
-    from theorems.maths.gradient_sensitivity import random_directions
-
     if perturb not in ("logits", "query") or eps not in ("absolute", "relative"):
         raise InvalidArgument(f"perturb={perturb!r} must be 'logits' or 'query', eps={eps!r} 'absolute' or 'relative'")
 

@@ -5,7 +5,7 @@ import pytest
 import torch
 
 from empirical import algorithms
-from empirical.algorithms import Setup
+from empirical.setup import Setup
 
 pytestmark = pytest.mark.empirical
 

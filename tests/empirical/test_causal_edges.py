@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from empirical import algorithms
-from empirical.algorithms import Setup
+from empirical.setup import Setup
 from empirical.checks import Check, edge_rows, merge, tally
 
 pytestmark = pytest.mark.empirical

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from empirical import cluster, reproduce, runner
-from empirical.algorithms import Setup
+from empirical.setup import Setup
 from empirical.heads.loading import load_model
 from test_cluster import OPTIONS, _assert_same, _spec, single  # noqa: F401 (single: the fixture, shared)
 

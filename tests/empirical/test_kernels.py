@@ -116,7 +116,7 @@ def test_the_scan_reports_every_rejection_after_the_first_non_rejecting_n():
 
 def test_algorithm3_scans_the_whole_grid_and_agrees_with_the_distance_point(tiny_gpt2):
     from empirical import algorithms
-    from empirical.algorithms import Setup
+    from empirical.setup import Setup
 
     setup = Setup(tiny_gpt2, text=None, windows=1, progress=False)
     result = algorithms.critical_n(setup, lengths=(32,))
@@ -131,7 +131,7 @@ def test_algorithm3_scans_the_whole_grid_and_agrees_with_the_distance_point(tiny
 
 def test_algorithm2_in_one_pass_equals_one_pass_per_n(tiny_gpt2):
     from empirical import algorithms
-    from empirical.algorithms import Setup
+    from empirical.setup import Setup
 
     setup = Setup(tiny_gpt2, text=None, windows=2, progress=False, budget=4 * 32 * 8 * 5)
     together = algorithms.distance_points(setup, length=32, ns=(1, 3, 20))
@@ -199,7 +199,7 @@ def test_separability_block_counts_like_the_reference_on_repeated_embeddings_and
 
 def test_algorithms_1_and_2_keep_the_order_of_their_quantities_in_the_results(tiny_gpt2):
     from empirical import algorithms
-    from empirical.algorithms import Setup
+    from empirical.setup import Setup
 
     setup = Setup(tiny_gpt2, text=None, windows=1, progress=False)
     order = list(algorithms.DISTANCE_QUANTITIES)

@@ -7,6 +7,7 @@ import pytest
 import torch
 
 from empirical import algorithms
+from empirical.setup import Setup
 from empirical.readings.derive import derive
 from empirical.readings.grid import parse
 
@@ -33,7 +34,7 @@ def tied_gpt2(tmp_path_factory):
 
 
 def _setup(loaded):
-    return algorithms.Setup(loaded, text=None, windows=2, progress=False)
+    return Setup(loaded, text=None, windows=2, progress=False)
 
 
 def _fractions(setup, reading):

@@ -32,7 +32,7 @@ def run(capsys, *arguments):
     (["--algorithms", "7"], "--algorithms=(7,) must be a non-empty subset of (1, 2, 3, 4, 5); 7 is not"),
     (["--windows", "0"], "--windows=0 must be an integer >= 1"),
     (["--distance-tokens", "-1"], "--distance-tokens=-1 must be a positive integer"),
-    (["--layers-per-block", "0"], "--layers-per-block=0 must be an integer >= 1"),
+    (["--layers-per-block", "0"], "--layers-per-block=0 must be a positive integer (or None: as many as fit STREAM_BYTES)"),
     (["--workers", "0"], "--workers=0 must be a positive integer"),
     (["--embeddings", "values", "--algorithms", "1", "--lengths", "32"], None),  # the text holds 32 tokens
 ])

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from empirical import algorithms
-from empirical.algorithms import Setup
+from empirical.setup import Setup
 from empirical_paths import WAR_AND_PEACE, needs_shared
 
 pytestmark = [pytest.mark.empirical, pytest.mark.slow, needs_shared()]  # loads SmolLM2 from its GGUF file

@@ -6,9 +6,10 @@ import pytest
 import torch
 
 from empirical import algorithms
-from empirical.algorithms import Setup
+from empirical.corollary3 import sensitivity_confirmer
 from empirical.heads.extraction import extract
 from empirical.heads.stream import HeadStream, layers_per_block
+from empirical.setup import Setup
 
 pytestmark = pytest.mark.empirical
 
@@ -86,7 +87,7 @@ def test_the_mpmath_confirmers_read_one_layer_of_a_stream_as_of_the_whole_model(
     for heads in (whole, stream):
         confirm = algorithms._confirmer(heads, "values", 3)
         answers.append((confirm("theorem1.fixed.sum.normalised", example),
-                        algorithms._sensitivity_confirmer(heads)("corollary3.row.corrected", example)))
+                        sensitivity_confirmer(heads)("corollary3.row.corrected", example)))
     assert answers[0] == answers[1] == (False, False)  # these hold: no violation to confirm
 
 

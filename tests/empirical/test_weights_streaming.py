@@ -9,7 +9,7 @@ import json
 import pytest
 import torch
 
-from empirical.algorithms import Setup
+from empirical.setup import Setup
 from empirical.heads.extraction import extract
 from empirical.heads.loading import load_model
 from empirical.heads.offload import decoder_layers

@@ -6,7 +6,7 @@ import threading
 import numpy as np
 import pytest
 
-from empirical.algorithms import Setup
+from empirical.setup import Setup
 from empirical.heads.rows import check_workers, default_workers, map_rows
 from theorems.errors import InvalidArgument
 

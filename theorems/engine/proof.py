@@ -33,6 +33,7 @@ from typing import Any
 import flint
 import numpy as np
 
+from theorems.engine import proof_certificate
 from theorems.engine.boxes import Domain, bisect, centre, dual_instance
 from theorems.engine.dual import DUAL, Dual, as_dual
 from theorems.engine.precision import F64, START_BITS, Undecided, _bits
@@ -62,12 +63,18 @@ class Proof:
     worst_box: str | None = None
     counterexample: Counterexample | None = None
     detail: str = ""
+    box: Mapping[str, Any] | None = None
+    method: str = ""
+    checker: str | None = None
+    checker_detail: str = ""
 
     def describe(self) -> str:
         sup = f"sup ratio ∈ [{self.sup[0]:.9g}, {self.sup[1]:.9g}]" if self.sup else "no ratio enclosure"
         text = f"{self.status} on {self.domain}, slack {self.slack:g} ({self.boxes} boxes, {self.seconds:.1f} s; {sup})"
         if self.status == "undecided":
             text += f"; {self.detail}" + (f"; worst box {self.worst_box}" if self.worst_box else "")
+        if self.checker is not None:
+            text += f"; independent checker: {self.checker}"
         if self.counterexample is not None:
             cx = self.counterexample
             text += (f"; counterexample {jsonable(cx.instance)}: lhs = {cx.lhs:.6g}, rhs = {cx.rhs:.6g} "
@@ -78,7 +85,8 @@ class Proof:
         return {"statement": self.statement_id, "status": self.status, "domain": self.domain, "slack": self.slack,
                 "boxes": self.boxes, "seconds": round(self.seconds, 3), "sup": list(self.sup) if self.sup else None,
                 "worst_box": self.worst_box, "detail": self.detail,
-                "counterexample": self.counterexample.to_json() if self.counterexample else None}
+                "counterexample": self.counterexample.to_json() if self.counterexample else None,
+                "box": self.box, "method": self.method, "checker": self.checker}
 
 
 @dataclasses.dataclass
@@ -90,15 +98,20 @@ class _Search:
     sup_low: float = -np.inf
     sup_high: float = -np.inf
     ratio_known: bool = True
+    leaves: list | None = None
 
 
 def prove(statement: Statement, domain: Mapping[str, Any] | None = None, *, slack: float = 1e-6,
-          max_seconds: float = 60, seed: int = 0) -> Proof:
+          max_seconds: float = 60, seed: int = 0, certificate=None) -> Proof:
     """Prove ``statement`` on every instance of ``domain`` (default: ``statement.prove``), up to ``slack``.
 
     ``domain`` maps each instance key (each parameter, for a statement with ``parameters``) to an
     interval ``(low, high)``, a list of intervals (a fixed length) or a fixed value
     (:mod:`theorems.engine.boxes`). See the module's docstring for what ``proved`` and ``slack`` mean.
+
+    ``certificate``: a path; when the proof is ``proved``, the closed boxes are written there as a certificate
+    (:mod:`theorems.engine.proof_certificate`) and re-checked by the independent checker, whose verdict is
+    ``Proof.checker``. The path is validated before any work.
     """
     if not isinstance(statement, Statement):
         raise InvalidArgumentType(f"statement must be a Statement, not {type(statement).__name__}")
@@ -109,13 +122,21 @@ def prove(statement: Statement, domain: Mapping[str, Any] | None = None, *, slac
     check_number(max_seconds, name="max_seconds", min_value=0.0, max_value=86_400.0)
     check_integer(seed, name="seed", min_value=0)
     parsed = Domain.parse(domain)
-    search = _Search(statement, parsed, float(slack))
+    path = None if certificate is None else proof_certificate.checked_path(certificate)
+    search = _Search(statement, parsed, float(slack), leaves=None if path is None else [])
     started = time.perf_counter()
 
     def finish(status, *, worst=None, counterexample=None, detail=""):
         sup = (search.sup_low, search.sup_high) if search.ratio_known and status == "proved" else None
+        seconds = time.perf_counter() - started
+        checker = checker_detail = None
+        if path is not None and status == "proved":
+            proof_certificate.write(path, proof_certificate.certificate_json(
+                statement=statement, domain=domain, slack=slack, leaves=search.leaves))
+            checker, checker_detail = proof_certificate.check(path, statement)
         return Proof(statement.id, status, _described(statement, parsed), float(slack), search.boxes,
-                     time.perf_counter() - started, sup, worst, counterexample, detail)
+                     seconds, sup, worst, counterexample, detail, box=box_json(domain),
+                     method=_method(search), checker=checker, checker_detail=checker_detail or "")
 
     try:
         return _branch_and_bound(search, seed, max_seconds, started, finish)
@@ -153,6 +174,27 @@ def _branch_and_bound(search: _Search, seed: int, max_seconds: float, started: f
             for half in bisect(lows, highs, split):
                 heapq.heappush(heap, (-upper, next(order), *half))
     return finish("proved")
+
+
+def box_json(domain: Mapping[str, Any]) -> dict[str, Any]:
+    """The domain as data: ``{key: [low, high] | value | [[low, high], ...]}`` (a named object by its name).
+
+    >>> box_json({"gaps": [(0, 10)], "T": (0.1, 10), "eps": 1.0})
+    {'gaps': [[0.0, 10.0]], 'T': [0.1, 10.0], 'eps': 1.0}
+    """
+    shown = {}
+    for key, entry in proof_certificate.domain_spec(domain).items():
+        (kind, value), = entry.items()
+        shown[key] = value
+    return shown
+
+
+def _method(search: _Search) -> str:
+    """What closed the boxes: the dual's enclosure on boxes in ``T`` (or with ``T`` fixed), with face
+    reductions where any box needed them."""
+    keys = search.domain.keys
+    where = "T on the box" if "T" in keys else "T fixed" if "T" in search.domain.fixed else "no T"
+    return f"branch-and-bound, dual enclosure (interval ∩ mean-value) in arb balls, monotone faces; {where}"
 
 
 def _described(statement: Statement, domain: Domain) -> str:
@@ -229,10 +271,11 @@ def _bound(search: _Search, lows, highs) -> tuple[float, int | None]:
     except (Undecided, ZeroDivisionError, ValueError, OverflowError):
         return np.inf, _widest(lows, highs)
     worst, worst_upper = None, -np.inf
-    box_ratio = -np.inf
+    box_ratio, faces, ratio_everywhere = -np.inf, {}, True
     for at in range(len(g)):
         _witness(search, small[at], big[at])
-        proved, ratio = _element(search, g[at], small[at], big[at], at, lows, highs)
+        ratio_everywhere = ratio_everywhere and _certainly_positive(big[at])
+        proved, ratio, faces[at] = _element(search, g[at], small[at], big[at], at, lows, highs)
         if proved:
             box_ratio = max(box_ratio, ratio)
             continue
@@ -241,6 +284,9 @@ def _bound(search: _Search, lows, highs) -> tuple[float, int | None]:
             worst, worst_upper = g[at], upper
     if worst is None:
         search.sup_high = max(search.sup_high, box_ratio)
+        if search.leaves is not None:  # the box as the certificate states it: a bound only where it is a ratio's
+            bound = box_ratio if ratio_everywhere and box_ratio < 1 + search.slack else None
+            search.leaves.append(proof_certificate.Leaf(tuple(lows), tuple(highs), faces, bound))
         return -np.inf, None
     return worst_upper, _split(worst, lows, highs)
 
@@ -256,24 +302,27 @@ def _ball(value):
     return Ball(value).arb
 
 
-def _element(search: _Search, g, small, big, at: int, lows, highs) -> tuple[bool, float]:
+def _element(search: _Search, g, small, big, at: int, lows, highs) -> tuple[bool, float, tuple]:
     """Whether ``g ≤ 0`` is proved for this element on the box (after replacing each coordinate in which ``g`` is
-    certainly monotone by the endpoint where it is largest), and the proved upper bound of ``small/big`` there."""
+    certainly monotone by the endpoint where it is largest), the proved upper bound of ``small/big`` there, and
+    the face reductions applied (``(coordinate, "low" | "high")`` in order: what the certificate states)."""
+    faces: list[tuple[int, str]] = []
     for _ in range(len(lows) + 1):
         if _certainly_nonpositive(g):
-            return True, _ratio_upper(search, small, big)
+            return True, _ratio_upper(search, small, big), tuple(faces)
         if not isinstance(g, Dual):
-            return False, np.inf
-        lows, highs, changed = _collapse(g, lows, highs)
-        if not changed:
-            return False, np.inf
+            return False, np.inf, ()
+        lows, highs, steps = _collapse(g, lows, highs)
+        if not steps:
+            return False, np.inf, ()
+        faces.extend(steps)
         try:
             values = _evaluate(search, lows, highs)
         except (Undecided, ZeroDivisionError, ValueError, OverflowError):
-            return False, np.inf
+            return False, np.inf, ()
         g, small, big = (v[at] for v in values)
         _witness(search, small, big)
-    return False, np.inf
+    return False, np.inf, ()
 
 
 def _certainly_nonpositive(g) -> bool:
@@ -294,15 +343,19 @@ def _centre(value):
 
 
 def _collapse(g: Dual, lows, highs):
-    lows, highs, changed = lows.copy(), highs.copy(), False
+    """The box with each coordinate where ``g`` is certainly monotone set to the endpoint where ``g`` is largest,
+    and the steps taken, ``(coordinate, "low" | "high")``."""
+    lows, highs, steps = lows.copy(), highs.copy(), []
     for k, slope in enumerate(g.gradient):
         if lows[k] == highs[k] or not slope.is_finite():
             continue
         if slope.lower() >= 0:  # g nondecreasing in x_k on the box: its largest values are at x_k = high
-            lows[k], changed = highs[k], True
+            lows[k] = highs[k]
+            steps.append((k, "high"))
         elif slope.upper() <= 0:
-            highs[k], changed = lows[k], True
-    return lows, highs, changed
+            highs[k] = lows[k]
+            steps.append((k, "low"))
+    return lows, highs, steps
 
 
 def _ratio_upper(search: _Search, small, big) -> float:

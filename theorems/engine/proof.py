@@ -26,14 +26,16 @@ from __future__ import annotations
 import dataclasses
 import heapq
 import itertools
+import tempfile
 import time
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import flint
 import numpy as np
 
-from theorems.engine import proof_certificate
+from theorems.engine import proof_certificate, proof_reduction
 from theorems.engine.boxes import Domain, bisect, centre, dual_instance
 from theorems.engine.dual import DUAL, Dual, as_dual
 from theorems.engine.precision import F64, START_BITS, Undecided, _bits
@@ -99,10 +101,11 @@ class _Search:
     sup_high: float = -np.inf
     ratio_known: bool = True
     leaves: list | None = None
+    bits: int = START_BITS
 
 
 def prove(statement: Statement, domain: Mapping[str, Any] | None = None, *, slack: float = 1e-6,
-          max_seconds: float = 60, seed: int = 0, certificate=None) -> Proof:
+          max_seconds: float = 60, seed: int = 0, certificate=None, homogeneity: bool = True) -> Proof:
     """Prove ``statement`` on every instance of ``domain`` (default: ``statement.prove``), up to ``slack``.
 
     ``domain`` maps each instance key (each parameter, for a statement with ``parameters``) to an
@@ -112,6 +115,10 @@ def prove(statement: Statement, domain: Mapping[str, Any] | None = None, *, slac
     ``certificate``: a path; when the proof is ``proved``, the closed boxes are written there as a certificate
     (:mod:`theorems.engine.proof_certificate`) and re-checked by the independent checker, whose verdict is
     ``Proof.checker``. The path is validated before any work.
+
+    ``homogeneity``: with ``T`` on an interval, first try the reduction to ``T = 1``
+    (:mod:`theorems.engine.proof_reduction`); it counts only when the checker proves it for these sides on
+    every box, else ``T`` stays a coordinate of the box (within the time left).
     """
     if not isinstance(statement, Statement):
         raise InvalidArgumentType(f"statement must be a Statement, not {type(statement).__name__}")
@@ -121,27 +128,79 @@ def prove(statement: Statement, domain: Mapping[str, Any] | None = None, *, slac
     check_number(slack, name="slack", min_value=0.0, max_value=1.0)
     check_number(max_seconds, name="max_seconds", min_value=0.0, max_value=86_400.0)
     check_integer(seed, name="seed", min_value=0)
+    if not isinstance(homogeneity, bool):
+        raise InvalidArgumentType(f"homogeneity must be True or False, not {homogeneity!r}")
     parsed = Domain.parse(domain)
     path = None if certificate is None else proof_certificate.checked_path(certificate)
-    search = _Search(statement, parsed, float(slack), leaves=None if path is None else [])
+    started = time.perf_counter()
+    if homogeneity and proof_reduction.applies(domain):
+        reduced = _reduced(statement, domain, slack=float(slack), max_seconds=max_seconds / 2, seed=seed, path=path,
+                           started=started)
+        if reduced is not None:
+            return reduced
+    search, status, worst, counterexample, detail = _search_on(
+        statement, parsed, slack=float(slack), max_seconds=max(0.0, max_seconds - (time.perf_counter() - started)),
+        seed=seed, record=path is not None)
+    checker = checker_detail = None
+    if path is not None and status == "proved":
+        proof_certificate.write(path, proof_certificate.certificate_json(
+            statement=statement, domain=domain, slack=slack, leaves=search.leaves))
+        checker, checker_detail = proof_certificate.check(path, statement)
+    return Proof(statement.id, status, _described(statement, parsed), float(slack), search.boxes,
+                 time.perf_counter() - started, _sup(search, status), worst, counterexample, detail,
+                 box=box_json(domain), method=_method(search), checker=checker, checker_detail=checker_detail or "")
+
+
+def _sup(search: "_Search", status: str):
+    return (search.sup_low, search.sup_high) if search.ratio_known and status == "proved" else None
+
+
+def _search_on(statement: Statement, parsed: Domain, *, slack: float, max_seconds: float, seed: int, record: bool,
+               bits: int = START_BITS):
+    """``(search, status, worst box, counterexample, detail)`` of the branch-and-bound on ``parsed``."""
+    search = _Search(statement, parsed, slack, leaves=[] if record else None, bits=bits)
     started = time.perf_counter()
 
     def finish(status, *, worst=None, counterexample=None, detail=""):
-        sup = (search.sup_low, search.sup_high) if search.ratio_known and status == "proved" else None
-        seconds = time.perf_counter() - started
-        checker = checker_detail = None
-        if path is not None and status == "proved":
-            proof_certificate.write(path, proof_certificate.certificate_json(
-                statement=statement, domain=domain, slack=slack, leaves=search.leaves))
-            checker, checker_detail = proof_certificate.check(path, statement)
-        return Proof(statement.id, status, _described(statement, parsed), float(slack), search.boxes,
-                     seconds, sup, worst, counterexample, detail, box=box_json(domain),
-                     method=_method(search), checker=checker, checker_detail=checker_detail or "")
+        return status, worst, counterexample, detail
 
     try:
-        return _branch_and_bound(search, seed, max_seconds, started, finish)
+        outcome = _branch_and_bound(search, seed, max_seconds, started, finish)
     except IllDefined as error:  # a side with no value inside the domain: never "proved"
-        return finish("undecided", detail=f"ill-defined inside the domain: {error}")
+        outcome = ("undecided", None, None, f"ill-defined inside the domain: {error}")
+    return (search, *outcome)
+
+
+def _reduced(statement: Statement, domain, *, slack: float, max_seconds: float, seed: int, path, started) -> Proof | None:
+    """The proof through homogeneity in ``(l, T)`` when the base proof closes and the checker proves the reduction
+    on every one of its boxes; ``None`` otherwise (the caller proves with ``T`` in the box)."""
+    for degrees in proof_reduction.proposals(domain):
+        if not proof_reduction.plausible(statement, domain, degrees, slack):
+            continue
+        base = proof_reduction.base_domain(domain, degrees)
+        parsed = Domain.parse(base)
+        # l/T up to 100 at T = 1: 1 − α = e^(−100) and its square must be resolved, not lost to rounding
+        extent = float(np.max(np.abs(np.concatenate([parsed.lows, parsed.highs]))))
+        search, status, *_ = _search_on(statement, parsed, slack=slack, max_seconds=max_seconds, seed=seed,
+                                        record=True, bits=max(START_BITS, int(6 * extent)))
+        if status != "proved":
+            return None
+        data = proof_certificate.certificate_json(statement=statement, domain=domain, slack=slack, leaves=search.leaves,
+                                                  reduction=proof_reduction.reduction_json(domain, degrees),
+                                                  bits=search.bits if search.bits > START_BITS else 0)
+        with tempfile.TemporaryDirectory() as folder:
+            target = path if path is not None else Path(folder) / "proof.json"
+            proof_certificate.write(target, data)
+            checker, checker_detail = proof_certificate.check(target, statement)
+        if checker != "proved":
+            return None
+        scaled = ", ".join(f"{key}^{d}" for key, d in degrees.items())
+        method = (f"homogeneity in ({scaled}) to T = 1, proved by the checker's graded evaluation on every box; "
+                  f"at T = 1: {_method(search)}")
+        return Proof(statement.id, "proved", _described(statement, Domain.parse(domain)), slack, search.boxes,
+                     time.perf_counter() - started, _sup(search, status), box=box_json(domain), method=method,
+                     checker=checker, checker_detail=checker_detail)
+    return None
 
 
 def _branch_and_bound(search: _Search, seed: int, max_seconds: float, started: float, finish) -> Proof:
@@ -151,7 +210,7 @@ def _branch_and_bound(search: _Search, seed: int, max_seconds: float, started: f
         return finish("refuted", counterexample=counterexample)
     order = itertools.count()
     heap = [(-np.inf, next(order), parsed.lows, parsed.highs)]
-    with _bits(START_BITS):
+    with _bits(search.bits):
         while heap:
             if time.perf_counter() - started > max_seconds:
                 _, _, lows, highs = heap[0]

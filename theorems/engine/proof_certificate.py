@@ -93,9 +93,11 @@ def domain_spec(domain: Mapping[str, Any]) -> dict[str, Any]:
     return spec
 
 
-def certificate_json(*, statement, domain: Mapping[str, Any], slack: float, leaves, reduction=None) -> dict:
-    """The certificate of a proof of ``statement`` on ``domain`` whose closed boxes are ``leaves``."""
-    return {"format": FORMAT, "version": 1, "statement": statement.id, "relation": statement.relation,
+def certificate_json(*, statement, domain: Mapping[str, Any], slack: float, leaves, reduction=None,
+                     bits: int = 0) -> dict:
+    """The certificate of a proof of ``statement`` on ``domain`` whose closed boxes are ``leaves`` (``bits``: the
+    precision the checker should work at, at least; 0: its own)."""
+    return {"bits": int(bits), "format": FORMAT, "version": 1, "statement": statement.id, "relation": statement.relation,
             "slack": float(slack), "domain": domain_spec(domain), "reduction": reduction,
             "boxes": [leaf.to_json() for leaf in leaves]}
 

@@ -46,4 +46,4 @@ def _floored(i, xp):
 def test_a_true_bound_that_is_not_homogeneous_keeps_t_in_the_box():
     floored = dataclasses.replace(SPECTRAL, id="corollary3.spectral.floored", rhs=_floored)
     proof = prove(floored, {"gaps": [(0.0, 10.0)], "T": (0.1, 10.0)}, max_seconds=4)
-    assert proof.status != "refuted" and "T on the box" in proof.method, proof.describe()
+    assert proof.status != "refuted" and "T a coordinate of the box" in proof.method, proof.describe()

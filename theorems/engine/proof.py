@@ -69,14 +69,37 @@ class Proof:
     method: str = ""
     checker: str | None = None
     checker_detail: str = ""
+    tokens: int | None = None
+    certificate_data: Mapping[str, Any] | None = dataclasses.field(default=None, repr=False, compare=False)
+    """The proof as a certificate's JSON (when proved): :func:`theorems.engine.proof_certificate.checked` writes
+    and re-checks it."""
+
+    def scope(self) -> str:
+        """What was proved, in one line: the ``T`` range, ``L``, the method and the checker's agreement.
+
+        >>> Proof("s", "proved", "gaps ∈ [0, 10]^1, T ∈ [0.1, 10]", 1e-6, 9, 0.1, None, box={"T": [0.1, 10.0]},
+        ...       method="m", checker="proved", tokens=2).scope()
+        'T ∈ [0.1, 10], L = 2; method: m; independent checker: proved'
+        """
+        box = self.box or {}
+        t = box.get("T")
+        parts = [f"T ∈ [{t[0]:g}, {t[1]:g}]" if isinstance(t, list) else f"T = {t:g}" if isinstance(t, (int, float))
+                 else "no T"]
+        if self.tokens is not None:
+            parts[0] += f", L = {self.tokens}"
+        if self.method:
+            parts.append(f"method: {self.method}")
+        parts.append(f"independent checker: {self.checker}" if self.checker else
+                     f"independent checker: {self.checker_detail or 'not run'}")
+        return "; ".join(parts)
 
     def describe(self) -> str:
         sup = f"sup ratio ∈ [{self.sup[0]:.9g}, {self.sup[1]:.9g}]" if self.sup else "no ratio enclosure"
         text = f"{self.status} on {self.domain}, slack {self.slack:g} ({self.boxes} boxes, {self.seconds:.1f} s; {sup})"
         if self.status == "undecided":
             text += f"; {self.detail}" + (f"; worst box {self.worst_box}" if self.worst_box else "")
-        if self.checker is not None:
-            text += f"; independent checker: {self.checker}"
+        if self.status == "proved":
+            text += f"; {self.scope()}"
         if self.counterexample is not None:
             cx = self.counterexample
             text += (f"; counterexample {jsonable(cx.instance)}: lhs = {cx.lhs:.6g}, rhs = {cx.rhs:.6g} "
@@ -88,7 +111,8 @@ class Proof:
                 "boxes": self.boxes, "seconds": round(self.seconds, 3), "sup": list(self.sup) if self.sup else None,
                 "worst_box": self.worst_box, "detail": self.detail,
                 "counterexample": self.counterexample.to_json() if self.counterexample else None,
-                "box": self.box, "method": self.method, "checker": self.checker}
+                "box": self.box, "method": self.method, "checker": self.checker, "tokens": self.tokens,
+                "scope": self.scope()}
 
 
 @dataclasses.dataclass
@@ -140,15 +164,28 @@ def prove(statement: Statement, domain: Mapping[str, Any] | None = None, *, slac
             return reduced
     search, status, worst, counterexample, detail = _search_on(
         statement, parsed, slack=float(slack), max_seconds=max(0.0, max_seconds - (time.perf_counter() - started)),
-        seed=seed, record=path is not None)
-    checker = checker_detail = None
-    if path is not None and status == "proved":
-        proof_certificate.write(path, proof_certificate.certificate_json(
-            statement=statement, domain=domain, slack=slack, leaves=search.leaves))
-        checker, checker_detail = proof_certificate.check(path, statement)
-    return Proof(statement.id, status, _described(statement, parsed), float(slack), search.boxes,
-                 time.perf_counter() - started, _sup(search, status), worst, counterexample, detail,
-                 box=box_json(domain), method=_method(search), checker=checker, checker_detail=checker_detail or "")
+        seed=seed, record=True)
+    data = (proof_certificate.certificate_json(statement=statement, domain=domain, slack=slack, leaves=search.leaves)
+            if status == "proved" else None)
+    proof = Proof(statement.id, status, _described(statement, parsed), float(slack), search.boxes,
+                  time.perf_counter() - started, _sup(search, status), worst, counterexample, detail,
+                  box=box_json(domain), method=_method(search), tokens=_tokens(statement, parsed),
+                  certificate_data=data)
+    return proof if path is None else proof_certificate.checked(proof, statement, path=path)
+
+
+def _tokens(statement: Statement, parsed: Domain) -> int | None:
+    """``L``, the number of logits (or keys, or entries of ``u``/``x``) of the instance at the domain's centre."""
+    try:
+        instance, _ = _sides(statement, parsed.point(centre(parsed.lows, parsed.highs)), F64) \
+            if statement.parameters is None else (statement.parameters(parsed.point(centre(parsed.lows, parsed.highs)),
+                                                                       F64), None)
+    except Exception:  # noqa: BLE001 - only a label: a side that needs more than floats has none
+        return None
+    for key in ("logits", "keys", "x", "u"):
+        if isinstance(instance, Mapping) and key in instance and np.ndim(instance[key]) >= 1:
+            return int(np.shape(instance[key])[0])
+    return None
 
 
 def _sup(search: "_Search", status: str):
@@ -188,18 +225,18 @@ def _reduced(statement: Statement, domain, *, slack: float, max_seconds: float, 
         data = proof_certificate.certificate_json(statement=statement, domain=domain, slack=slack, leaves=search.leaves,
                                                   reduction=proof_reduction.reduction_json(domain, degrees),
                                                   bits=search.bits if search.bits > START_BITS else 0)
-        with tempfile.TemporaryDirectory() as folder:
-            target = path if path is not None else Path(folder) / "proof.json"
-            proof_certificate.write(target, data)
-            checker, checker_detail = proof_certificate.check(target, statement)
-        if checker != "proved":
-            return None
         scaled = ", ".join(f"{key}^{d}" for key, d in degrees.items())
         method = (f"homogeneity in ({scaled}) to T = 1, proved by the checker's graded evaluation on every box; "
                   f"at T = 1: {_method(search)}")
-        return Proof(statement.id, "proved", _described(statement, Domain.parse(domain)), slack, search.boxes,
-                     time.perf_counter() - started, _sup(search, status), box=box_json(domain), method=method,
-                     checker=checker, checker_detail=checker_detail)
+        proof = Proof(statement.id, "proved", _described(statement, Domain.parse(domain)), slack, search.boxes,
+                      time.perf_counter() - started, _sup(search, status), box=box_json(domain), method=method,
+                      tokens=_tokens(statement, Domain.parse(domain)), certificate_data=data)
+        with tempfile.TemporaryDirectory() as folder:  # the reduction counts only when the checker proves it
+            proof = proof_certificate.checked(proof, statement, path=path if path is not None else
+                                              Path(folder) / "proof.json")
+        if proof.checker != "proved":
+            return None
+        return proof
     return None
 
 
@@ -252,8 +289,8 @@ def _method(search: _Search) -> str:
     """What closed the boxes: the dual's enclosure on boxes in ``T`` (or with ``T`` fixed), with face
     reductions where any box needed them."""
     keys = search.domain.keys
-    where = "T on the box" if "T" in keys else "T fixed" if "T" in search.domain.fixed else "no T"
-    return f"branch-and-bound, dual enclosure (interval ∩ mean-value) in arb balls, monotone faces; {where}"
+    text = "branch-and-bound in arb balls (interval ∩ mean-value form, monotone faces)"
+    return text + ", T a coordinate of the box" if "T" in keys else text
 
 
 def _described(statement: Statement, domain: Domain) -> str:

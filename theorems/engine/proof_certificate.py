@@ -106,6 +106,36 @@ def write(path: Path, data: Mapping[str, Any]) -> None:
     path.write_text(json.dumps(data), encoding="utf-8")
 
 
+CHECK_BOXES = 5000
+"""The most boxes the plugin and ``check --prove`` re-check at once (the checker is the slower, smaller one:
+about 1–7 ms a box); a larger proof says how to re-check it."""
+
+
+def checked(proof, statement, *, path) -> Any:
+    """``proof`` with the checker's verdict: its certificate written to ``path`` and re-checked (a proof that is
+    not ``proved`` is returned as it is: there is nothing to check)."""
+    if proof.status != "proved" or proof.certificate_data is None:
+        return proof
+    path = checked_path(path)
+    write(path, proof.certificate_data)
+    status, text = check(path, statement)
+    return dataclasses.replace(proof, checker=status, checker_detail=text)
+
+
+def checked_if_small(proof, statement) -> Any:
+    """``proof`` re-checked in a temporary file when it has at most :data:`CHECK_BOXES` boxes, else with
+    ``checker_detail`` saying how to re-check it."""
+    import tempfile
+
+    if proof.status != "proved" or proof.checker is not None:
+        return proof
+    if proof.boxes > CHECK_BOXES:
+        return dataclasses.replace(proof, checker_detail=f"not run here ({proof.boxes} boxes > {CHECK_BOXES}): "
+                                   "prove(..., certificate=PATH), then python -m theorems verify-proof PATH")
+    with tempfile.TemporaryDirectory() as folder:
+        return checked(proof, statement, path=Path(folder) / "proof.json")
+
+
 def check(path: Path, statement) -> tuple[str, str]:
     """``(status, text)``: the independent checker's verdict on the certificate at ``path``."""
     from theorems.engine.checker import verify_proof

@@ -41,6 +41,9 @@ def proposals(domain: Mapping[str, Any]) -> list[dict[str, int]]:
     one key alone."""
     numeric = [key for key, value in domain.items() if key != SCALE and _numeric(value)]
     options = [{**{key: 1 for key in numeric}, SCALE: 1}] if numeric else []
+    scalars = [key for key in numeric if not isinstance(domain[key], np.ndarray)]  # a fixed direction: degree 0
+    if scalars and scalars != numeric:
+        options.append({**{key: 1 for key in scalars}, SCALE: 1})
     if len(numeric) > 1:
         options += [{key: 1, SCALE: 1} for key in numeric]
     return options

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from theorems.engine import ledger, profiles
 from theorems.engine.proof import prove
+from theorems.engine.proof_certificate import checked_if_small
 from theorems.engine.catalogue import STATEMENTS, select
 from theorems.engine.checker import REFINE, verify_proof
 from theorems.engine.search import MAX_EXAMPLES, check
@@ -143,7 +144,8 @@ def _check(args, parser) -> int:
             if report.candidates:
                 print(f"         {report.candidates[0].describe()}", flush=True)
         if args.prove and verdict.found == "holds" and statement.prove is not None:
-            proofs[statement.id] = prove(statement, max_seconds=args.prove_seconds, seed=args.seed)
+            proofs[statement.id] = checked_if_small(prove(statement, max_seconds=args.prove_seconds, seed=args.seed),
+                                                    statement)
             if not args.json:
                 print(f"         {proofs[statement.id].describe()}", flush=True)
     mismatches = [v.statement_id for v in verdicts if not v.matches]

@@ -30,6 +30,7 @@ import hypothesis
 import numpy as np
 
 from theorems.engine.proof import Proof, prove
+from theorems.engine.proof_certificate import checked_if_small
 from theorems.engine.search import Necessity, Tightness, Verdict, check, necessity
 from theorems.engine.statement import Statement
 
@@ -60,7 +61,7 @@ def collect(statements: Iterable[Statement], *, max_examples: int | None, seed: 
         # a refuted statement is refuted whatever its hypotheses: probing them would show nothing
         probes = tuple(necessity(statement, h.name, max_examples=max_examples, seed=seed)
                        for h in statement.hypotheses if h.violated_by is not None and verdict.found == "holds")
-        proof = (prove(statement, max_seconds=PROVE_SECONDS, seed=seed)
+        proof = (checked_if_small(prove(statement, max_seconds=PROVE_SECONDS, seed=seed), statement)
                  if statement.prove is not None and verdict.found == "holds" else None)
         entries.append(Entry(statement, verdict, probes, proof))
     return entries
@@ -131,8 +132,10 @@ def _proof(proof: Proof, *, detail: bool) -> str:
     digits = 9 if detail else 6
     if proof.status == "proved":
         return (f"**proved** for {proof.domain}: the claim holds within a factor 1 + {proof.slack:g} everywhere there "
-                f"({proof.boxes} boxes; proved sup of the ratio ∈ [{proof.sup[0]:.{digits}g}, {proof.sup[1]:.{digits}g}])"
-                if proof.sup else f"**proved** for {proof.domain}, slack {proof.slack:g} ({proof.boxes} boxes)")
+                f"({proof.boxes} boxes; proved sup of the ratio ∈ [{proof.sup[0]:.{digits}g}, {proof.sup[1]:.{digits}g}]; "
+                f"{proof.scope()})"
+                if proof.sup else f"**proved** for {proof.domain}, slack {proof.slack:g} ({proof.boxes} boxes; "
+                f"{proof.scope()})")
     if proof.status == "refuted":
         shown = _counterexample(proof.counterexample) if detail else "a certified counterexample (detailed ledger)"
         return f"**refuted** on {proof.domain}: {shown}"

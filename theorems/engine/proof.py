@@ -26,13 +26,16 @@ from __future__ import annotations
 import dataclasses
 import heapq
 import itertools
+import tempfile
 import time
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import flint
 import numpy as np
 
+from theorems.engine import proof_certificate, proof_reduction
 from theorems.engine.boxes import Domain, bisect, centre, dual_instance
 from theorems.engine.dual import DUAL, Dual, as_dual
 from theorems.engine.precision import F64, START_BITS, Undecided, _bits
@@ -62,12 +65,41 @@ class Proof:
     worst_box: str | None = None
     counterexample: Counterexample | None = None
     detail: str = ""
+    box: Mapping[str, Any] | None = None
+    method: str = ""
+    checker: str | None = None
+    checker_detail: str = ""
+    tokens: int | None = None
+    certificate_data: Mapping[str, Any] | None = dataclasses.field(default=None, repr=False, compare=False)
+    """The proof as a certificate's JSON (when proved): :func:`theorems.engine.proof_certificate.checked` writes
+    and re-checks it."""
+
+    def scope(self) -> str:
+        """What was proved, in one line: the ``T`` range, ``L``, the method and the checker's agreement.
+
+        >>> Proof("s", "proved", "gaps ∈ [0, 10]^1, T ∈ [0.1, 10]", 1e-6, 9, 0.1, None, box={"T": [0.1, 10.0]},
+        ...       method="m", checker="proved", tokens=2).scope()
+        'T ∈ [0.1, 10], L = 2; method: m; independent checker: proved'
+        """
+        box = self.box or {}
+        t = box.get("T")
+        parts = [f"T ∈ [{t[0]:g}, {t[1]:g}]" if isinstance(t, list) else f"T = {t:g}" if isinstance(t, (int, float))
+                 else "no T"]
+        if self.tokens is not None:
+            parts[0] += f", L = {self.tokens}"
+        if self.method:
+            parts.append(f"method: {self.method}")
+        parts.append(f"independent checker: {self.checker}" if self.checker else
+                     f"independent checker: {self.checker_detail or 'not run'}")
+        return "; ".join(parts)
 
     def describe(self) -> str:
         sup = f"sup ratio ∈ [{self.sup[0]:.9g}, {self.sup[1]:.9g}]" if self.sup else "no ratio enclosure"
         text = f"{self.status} on {self.domain}, slack {self.slack:g} ({self.boxes} boxes, {self.seconds:.1f} s; {sup})"
         if self.status == "undecided":
             text += f"; {self.detail}" + (f"; worst box {self.worst_box}" if self.worst_box else "")
+        if self.status == "proved":
+            text += f"; {self.scope()}"
         if self.counterexample is not None:
             cx = self.counterexample
             text += (f"; counterexample {jsonable(cx.instance)}: lhs = {cx.lhs:.6g}, rhs = {cx.rhs:.6g} "
@@ -78,7 +110,9 @@ class Proof:
         return {"statement": self.statement_id, "status": self.status, "domain": self.domain, "slack": self.slack,
                 "boxes": self.boxes, "seconds": round(self.seconds, 3), "sup": list(self.sup) if self.sup else None,
                 "worst_box": self.worst_box, "detail": self.detail,
-                "counterexample": self.counterexample.to_json() if self.counterexample else None}
+                "counterexample": self.counterexample.to_json() if self.counterexample else None,
+                "box": self.box, "method": self.method, "checker": self.checker, "tokens": self.tokens,
+                "scope": self.scope()}
 
 
 @dataclasses.dataclass
@@ -90,15 +124,25 @@ class _Search:
     sup_low: float = -np.inf
     sup_high: float = -np.inf
     ratio_known: bool = True
+    leaves: list | None = None
+    bits: int = START_BITS
 
 
 def prove(statement: Statement, domain: Mapping[str, Any] | None = None, *, slack: float = 1e-6,
-          max_seconds: float = 60, seed: int = 0) -> Proof:
+          max_seconds: float = 60, seed: int = 0, certificate=None, homogeneity: bool = True) -> Proof:
     """Prove ``statement`` on every instance of ``domain`` (default: ``statement.prove``), up to ``slack``.
 
     ``domain`` maps each instance key (each parameter, for a statement with ``parameters``) to an
     interval ``(low, high)``, a list of intervals (a fixed length) or a fixed value
     (:mod:`theorems.engine.boxes`). See the module's docstring for what ``proved`` and ``slack`` mean.
+
+    ``certificate``: a path; when the proof is ``proved``, the closed boxes are written there as a certificate
+    (:mod:`theorems.engine.proof_certificate`) and re-checked by the independent checker, whose verdict is
+    ``Proof.checker``. The path is validated before any work.
+
+    ``homogeneity``: with ``T`` on an interval, first try the reduction to ``T = 1``
+    (:mod:`theorems.engine.proof_reduction`); it counts only when the checker proves it for these sides on
+    every box, else ``T`` stays a coordinate of the box (within the time left).
     """
     if not isinstance(statement, Statement):
         raise InvalidArgumentType(f"statement must be a Statement, not {type(statement).__name__}")
@@ -108,19 +152,92 @@ def prove(statement: Statement, domain: Mapping[str, Any] | None = None, *, slac
     check_number(slack, name="slack", min_value=0.0, max_value=1.0)
     check_number(max_seconds, name="max_seconds", min_value=0.0, max_value=86_400.0)
     check_integer(seed, name="seed", min_value=0)
+    if not isinstance(homogeneity, bool):
+        raise InvalidArgumentType(f"homogeneity must be True or False, not {homogeneity!r}")
     parsed = Domain.parse(domain)
-    search = _Search(statement, parsed, float(slack))
+    path = None if certificate is None else proof_certificate.checked_path(certificate)
+    started = time.perf_counter()
+    if homogeneity and proof_reduction.applies(domain):
+        reduced = _reduced(statement, domain, slack=float(slack), max_seconds=max_seconds / 2, seed=seed, path=path,
+                           started=started)
+        if reduced is not None:
+            return reduced
+    search, status, worst, counterexample, detail = _search_on(
+        statement, parsed, slack=float(slack), max_seconds=max(0.0, max_seconds - (time.perf_counter() - started)),
+        seed=seed, record=True)
+    data = (proof_certificate.certificate_json(statement=statement, domain=domain, slack=slack, leaves=search.leaves)
+            if status == "proved" else None)
+    proof = Proof(statement.id, status, _described(statement, parsed), float(slack), search.boxes,
+                  time.perf_counter() - started, _sup(search, status), worst, counterexample, detail,
+                  box=box_json(domain), method=_method(search), tokens=_tokens(statement, parsed),
+                  certificate_data=data)
+    return proof if path is None else proof_certificate.checked(proof, statement, path=path)
+
+
+def _tokens(statement: Statement, parsed: Domain) -> int | None:
+    """``L``, the number of logits (or keys, or entries of ``u``/``x``) of the instance at the domain's centre."""
+    try:
+        instance, _ = _sides(statement, parsed.point(centre(parsed.lows, parsed.highs)), F64) \
+            if statement.parameters is None else (statement.parameters(parsed.point(centre(parsed.lows, parsed.highs)),
+                                                                       F64), None)
+    except Exception:  # noqa: BLE001 - only a label: a side that needs more than floats has none
+        return None
+    for key in ("logits", "keys", "x", "u"):
+        if isinstance(instance, Mapping) and key in instance and np.ndim(instance[key]) >= 1:
+            return int(np.shape(instance[key])[0])
+    return None
+
+
+def _sup(search: "_Search", status: str):
+    return (search.sup_low, search.sup_high) if search.ratio_known and status == "proved" else None
+
+
+def _search_on(statement: Statement, parsed: Domain, *, slack: float, max_seconds: float, seed: int, record: bool,
+               bits: int = START_BITS):
+    """``(search, status, worst box, counterexample, detail)`` of the branch-and-bound on ``parsed``."""
+    search = _Search(statement, parsed, slack, leaves=[] if record else None, bits=bits)
     started = time.perf_counter()
 
     def finish(status, *, worst=None, counterexample=None, detail=""):
-        sup = (search.sup_low, search.sup_high) if search.ratio_known and status == "proved" else None
-        return Proof(statement.id, status, _described(statement, parsed), float(slack), search.boxes,
-                     time.perf_counter() - started, sup, worst, counterexample, detail)
+        return status, worst, counterexample, detail
 
     try:
-        return _branch_and_bound(search, seed, max_seconds, started, finish)
+        outcome = _branch_and_bound(search, seed, max_seconds, started, finish)
     except IllDefined as error:  # a side with no value inside the domain: never "proved"
-        return finish("undecided", detail=f"ill-defined inside the domain: {error}")
+        outcome = ("undecided", None, None, f"ill-defined inside the domain: {error}")
+    return (search, *outcome)
+
+
+def _reduced(statement: Statement, domain, *, slack: float, max_seconds: float, seed: int, path, started) -> Proof | None:
+    """The proof through homogeneity in ``(l, T)`` when the base proof closes and the checker proves the reduction
+    on every one of its boxes; ``None`` otherwise (the caller proves with ``T`` in the box)."""
+    for degrees in proof_reduction.proposals(domain):
+        if not proof_reduction.plausible(statement, domain, degrees, slack):
+            continue
+        base = proof_reduction.base_domain(domain, degrees)
+        parsed = Domain.parse(base)
+        # l/T up to 100 at T = 1: 1 − α = e^(−100) and its square must be resolved, not lost to rounding
+        extent = float(np.max(np.abs(np.concatenate([parsed.lows, parsed.highs]))))
+        search, status, *_ = _search_on(statement, parsed, slack=slack, max_seconds=max_seconds, seed=seed,
+                                        record=True, bits=max(START_BITS, int(6 * extent)))
+        if status != "proved":
+            return None
+        data = proof_certificate.certificate_json(statement=statement, domain=domain, slack=slack, leaves=search.leaves,
+                                                  reduction=proof_reduction.reduction_json(domain, degrees),
+                                                  bits=search.bits if search.bits > START_BITS else 0)
+        scaled = ", ".join(f"{key}^{d}" for key, d in degrees.items())
+        method = (f"homogeneity in ({scaled}) to T = 1, proved by the checker's graded evaluation on every box; "
+                  f"at T = 1: {_method(search)}")
+        proof = Proof(statement.id, "proved", _described(statement, Domain.parse(domain)), slack, search.boxes,
+                      time.perf_counter() - started, _sup(search, status), box=box_json(domain), method=method,
+                      tokens=_tokens(statement, Domain.parse(domain)), certificate_data=data)
+        with tempfile.TemporaryDirectory() as folder:  # the reduction counts only when the checker proves it
+            proof = proof_certificate.checked(proof, statement, path=path if path is not None else
+                                              Path(folder) / "proof.json")
+        if proof.checker != "proved":
+            return None
+        return proof
+    return None
 
 
 def _branch_and_bound(search: _Search, seed: int, max_seconds: float, started: float, finish) -> Proof:
@@ -130,7 +247,7 @@ def _branch_and_bound(search: _Search, seed: int, max_seconds: float, started: f
         return finish("refuted", counterexample=counterexample)
     order = itertools.count()
     heap = [(-np.inf, next(order), parsed.lows, parsed.highs)]
-    with _bits(START_BITS):
+    with _bits(search.bits):
         while heap:
             if time.perf_counter() - started > max_seconds:
                 _, _, lows, highs = heap[0]
@@ -153,6 +270,27 @@ def _branch_and_bound(search: _Search, seed: int, max_seconds: float, started: f
             for half in bisect(lows, highs, split):
                 heapq.heappush(heap, (-upper, next(order), *half))
     return finish("proved")
+
+
+def box_json(domain: Mapping[str, Any]) -> dict[str, Any]:
+    """The domain as data: ``{key: [low, high] | value | [[low, high], ...]}`` (a named object by its name).
+
+    >>> box_json({"gaps": [(0, 10)], "T": (0.1, 10), "eps": 1.0})
+    {'gaps': [[0.0, 10.0]], 'T': [0.1, 10.0], 'eps': 1.0}
+    """
+    shown = {}
+    for key, entry in proof_certificate.domain_spec(domain).items():
+        (kind, value), = entry.items()
+        shown[key] = value
+    return shown
+
+
+def _method(search: _Search) -> str:
+    """What closed the boxes: the dual's enclosure on boxes in ``T`` (or with ``T`` fixed), with face
+    reductions where any box needed them."""
+    keys = search.domain.keys
+    text = "branch-and-bound in arb balls (interval ∩ mean-value form, monotone faces)"
+    return text + ", T a coordinate of the box" if "T" in keys else text
 
 
 def _described(statement: Statement, domain: Domain) -> str:
@@ -265,10 +403,11 @@ def _bound(search: _Search, lows, highs) -> tuple[float, int | None]:
         return np.inf, _widest(lows, highs)
     cross_check_enclosure(search, lows, highs, small, big)
     worst, worst_upper = None, -np.inf
-    box_ratio = -np.inf
+    box_ratio, faces, ratio_everywhere = -np.inf, {}, True
     for at in range(len(g)):
         _witness(search, small[at], big[at])
-        proved, ratio = _element(search, g[at], small[at], big[at], at, lows, highs)
+        ratio_everywhere = ratio_everywhere and _certainly_positive(big[at])
+        proved, ratio, faces[at] = _element(search, g[at], small[at], big[at], at, lows, highs)
         if proved:
             box_ratio = max(box_ratio, ratio)
             continue
@@ -277,6 +416,9 @@ def _bound(search: _Search, lows, highs) -> tuple[float, int | None]:
             worst, worst_upper = g[at], upper
     if worst is None:
         search.sup_high = max(search.sup_high, box_ratio)
+        if search.leaves is not None:  # the box as the certificate states it: a bound only where it is a ratio's
+            bound = box_ratio if ratio_everywhere and box_ratio < 1 + search.slack else None
+            search.leaves.append(proof_certificate.Leaf(tuple(lows), tuple(highs), faces, bound))
         return -np.inf, None
     return worst_upper, _split(worst, lows, highs)
 
@@ -292,24 +434,27 @@ def _ball(value):
     return Ball(value).arb
 
 
-def _element(search: _Search, g, small, big, at: int, lows, highs) -> tuple[bool, float]:
+def _element(search: _Search, g, small, big, at: int, lows, highs) -> tuple[bool, float, tuple]:
     """Whether ``g ≤ 0`` is proved for this element on the box (after replacing each coordinate in which ``g`` is
-    certainly monotone by the endpoint where it is largest), and the proved upper bound of ``small/big`` there."""
+    certainly monotone by the endpoint where it is largest), the proved upper bound of ``small/big`` there, and
+    the face reductions applied (``(coordinate, "low" | "high")`` in order: what the certificate states)."""
+    faces: list[tuple[int, str]] = []
     for _ in range(len(lows) + 1):
         if _certainly_nonpositive(g):
-            return True, _ratio_upper(search, small, big)
+            return True, _ratio_upper(search, small, big), tuple(faces)
         if not isinstance(g, Dual):
-            return False, np.inf
-        lows, highs, changed = _collapse(g, lows, highs)
-        if not changed:
-            return False, np.inf
+            return False, np.inf, ()
+        lows, highs, steps = _collapse(g, lows, highs)
+        if not steps:
+            return False, np.inf, ()
+        faces.extend(steps)
         try:
             values = _evaluate(search, lows, highs)
         except (Undecided, ZeroDivisionError, ValueError, OverflowError):
-            return False, np.inf
+            return False, np.inf, ()
         g, small, big = (v[at] for v in values)
         _witness(search, small, big)
-    return False, np.inf
+    return False, np.inf, ()
 
 
 def _certainly_nonpositive(g) -> bool:
@@ -330,15 +475,19 @@ def _centre(value):
 
 
 def _collapse(g: Dual, lows, highs):
-    lows, highs, changed = lows.copy(), highs.copy(), False
+    """The box with each coordinate where ``g`` is certainly monotone set to the endpoint where ``g`` is largest,
+    and the steps taken, ``(coordinate, "low" | "high")``."""
+    lows, highs, steps = lows.copy(), highs.copy(), []
     for k, slope in enumerate(g.gradient):
         if lows[k] == highs[k] or not slope.is_finite():
             continue
         if slope.lower() >= 0:  # g nondecreasing in x_k on the box: its largest values are at x_k = high
-            lows[k], changed = highs[k], True
+            lows[k] = highs[k]
+            steps.append((k, "high"))
         elif slope.upper() <= 0:
-            highs[k], changed = lows[k], True
-    return lows, highs, changed
+            highs[k] = lows[k]
+            steps.append((k, "low"))
+    return lows, highs, steps
 
 
 def _ratio_upper(search: _Search, small, big) -> float:

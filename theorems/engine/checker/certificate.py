@@ -178,6 +178,7 @@ class Certificate:
     domain: Domain
     homogeneity: Homogeneity | None
     boxes: tuple[Box, ...]
+    bits: int = 0
 
     @property
     def proved_on(self) -> Domain:
@@ -226,7 +227,10 @@ def parse(data: Mapping, *, path: str = "<certificate>") -> Certificate:
                   for i, box in enumerate(field("boxes", list)))
     if not boxes:
         raise InvalidArgument(f"certificate {path}: 'boxes' is empty")
-    return Certificate(path, statement_id, relation, slack, domain, homogeneity, boxes)
+    bits = data.get("bits", 0)
+    if isinstance(bits, bool) or not isinstance(bits, int) or not 0 <= bits <= 4096:
+        raise InvalidArgument(f"certificate {path}: 'bits' must be an integer in 0..4096 (the precision to check at)")
+    return Certificate(path, statement_id, relation, slack, domain, homogeneity, boxes, bits)
 
 
 def _box(entry, size: int, *, where: str) -> Box:

@@ -40,7 +40,10 @@ import numpy as np
 from theorems.errors import InvalidArgumentType, NotHomogeneous, Undecided
 
 BITS = 96
-"""The checker's working precision in bits."""
+"""The checker's working precision in bits (at least: a certificate may ask for more, ``"bits"``, where ``l/T``
+is large enough that ``1 − α = e^(−l/T)`` is lost to rounding at 96 bits)."""
+EXTRA_BITS = [0]
+"""The certificate's requested precision while it is checked (``verify_proof`` sets and restores it)."""
 
 
 def _fraction_arb(value: Fraction):
@@ -105,7 +108,7 @@ class Box:
 @contextlib.contextmanager
 def _precision():
     saved = flint.ctx.prec
-    flint.ctx.prec = BITS
+    flint.ctx.prec = max(BITS, EXTRA_BITS[0])
     try:
         yield
     finally:

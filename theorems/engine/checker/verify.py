@@ -43,7 +43,7 @@ import numpy as np
 
 from theorems.engine.checker import certificate as certificates
 from theorems.engine.checker.cover import outside, uncovered
-from theorems.engine.checker.jet import HULLS, Box, Choices, NotHomogeneous, Undecided, branching, constant, jet, on_box
+from theorems.engine.checker.jet import EXTRA_BITS, HULLS, Box, Choices, NotHomogeneous, Undecided, branching, constant, jet, on_box
 from theorems.engine.checker.space import JET, as_jet_array
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
@@ -152,6 +152,13 @@ class _Checker:
 
     def run(self) -> ProofCheck:
         started = time.perf_counter()
+        saved, EXTRA_BITS[0] = EXTRA_BITS[0], self.certificate.bits
+        try:
+            return self._run(started)
+        finally:
+            EXTRA_BITS[0] = saved
+
+    def _run(self, started) -> ProofCheck:
         try:
             self._claims()
             for i, box in enumerate(self.certificate.boxes):

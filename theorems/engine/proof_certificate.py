@@ -1,0 +1,147 @@
+"""A proof as data: the certificate ``prove(..., certificate=PATH)`` writes, in the format that
+``python -m theorems verify-proof PATH`` reads (:mod:`theorems.engine.checker.certificate`; ``docs/proofs.md``,
+"Certificate format").
+
+The prover records each box it closed (its corners, the faces it collapsed to per element, the bound of
+``small/big`` it proved there and the method that closed it); this module turns that record and the domain into
+JSON and hands the file to the independent checker. Nothing here bounds anything: it only writes what the
+search found, so the checker judges the search, not this module.
+
+>>> spec = domain_spec({"gaps": [(0.0, 10.0)], "T": 1.0, "name": "x"})
+>>> spec["gaps"], spec["T"]
+({'intervals': [[0.0, 10.0]]}, {'value': 1.0})
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from theorems.engine.boxes import _intervals, _is_interval
+from theorems.engine.checker.certificate import FORMAT
+from theorems.engine.validation import check_output_path
+from theorems.errors import InvalidArgument
+
+METHODS = ("mean-value", "mean-value+faces")
+"""How a box was closed: the dual's enclosure (plain interval value ∩ mean-value form) on the whole box, or
+after the face reductions where ``g`` is certainly monotone."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Leaf:
+    """One closed box: ``low``/``high`` over the free coordinates, ``faces[e]`` the face reductions of element
+    ``e`` in the order applied, ``bound`` the proved upper bound of ``small/big`` (``None``: only the theorem)."""
+
+    low: tuple[float, ...]
+    high: tuple[float, ...]
+    faces: Mapping[int, tuple[tuple[int, str], ...]]
+    bound: float | None
+
+    @property
+    def method(self) -> str:
+        return METHODS[1] if any(self.faces.values()) else METHODS[0]
+
+    def to_json(self) -> dict[str, Any]:
+        entry: dict[str, Any] = {"low": [float(x) for x in self.low], "high": [float(x) for x in self.high],
+                                 "method": self.method}
+        if self.bound is not None:
+            entry["bound"] = float(self.bound)
+        faces = {str(e): [[int(k), side] for k, side in steps] for e, steps in self.faces.items() if steps}
+        if faces:
+            entry["faces"] = faces
+        return entry
+
+
+def checked_path(path) -> Path:
+    """``path`` validated before any work: a file whose folder exists (or can be made) and is writable.
+
+    >>> checked_path("/dev/null/proof.json")
+    Traceback (most recent call last):
+        ...
+    theorems.errors.InvalidArgument: certificate='/dev/null/proof.json' cannot be written: '/dev/null' is not a directory
+    """
+    return check_output_path(path, name="certificate", kind="file")
+
+
+def domain_spec(domain: Mapping[str, Any]) -> dict[str, Any]:
+    """``prove``'s domain (intervals, arrays of intervals, fixed values, named objects) as the certificate's JSON."""
+    spec = {}
+    for key, value in domain.items():
+        if _is_interval(value):
+            spec[key] = {"interval": [float(value[0]), float(value[1])]}
+            continue
+        bounds = _intervals(key, value)
+        if bounds is not None:
+            spec[key] = {"intervals": bounds.tolist()}
+        elif isinstance(value, np.ndarray):
+            spec[key] = {"value": value.astype(float).tolist()}
+        elif isinstance(value, (bool, np.bool_)):
+            raise InvalidArgument(f"domain[{key!r}]={value!r}: a boolean cannot be written to a certificate")
+        elif isinstance(value, (int, np.integer)):
+            spec[key] = {"value": int(value)}
+        elif isinstance(value, (float, np.floating)):
+            spec[key] = {"value": float(value)}
+        elif isinstance(value, (list, tuple)) and all(isinstance(v, (int, float)) for v in np.ravel(value)):
+            spec[key] = {"value": np.asarray(value, dtype=float).tolist()}
+        else:  # a normaliser or another object: the checker takes it, by name, from the statement's declared domain
+            spec[key] = {"name": str(getattr(value, "name", value))}
+    return spec
+
+
+def certificate_json(*, statement, domain: Mapping[str, Any], slack: float, leaves, reduction=None,
+                     bits: int = 0) -> dict:
+    """The certificate of a proof of ``statement`` on ``domain`` whose closed boxes are ``leaves`` (``bits``: the
+    precision the checker should work at, at least; 0: its own)."""
+    return {"bits": int(bits), "format": FORMAT, "version": 1, "statement": statement.id, "relation": statement.relation,
+            "slack": float(slack), "domain": domain_spec(domain), "reduction": reduction,
+            "boxes": [leaf.to_json() for leaf in leaves]}
+
+
+def write(path: Path, data: Mapping[str, Any]) -> None:
+    path.write_text(json.dumps(data), encoding="utf-8")
+
+
+CHECK_BOXES = 5000
+"""The most boxes the plugin and ``check --prove`` re-check at once (the checker is the slower, smaller one:
+about 1–7 ms a box); a larger proof says how to re-check it."""
+
+
+def checked(proof, statement, *, path) -> Any:
+    """``proof`` with the checker's verdict: its certificate written to ``path`` and re-checked (a proof that is
+    not ``proved`` is returned as it is: there is nothing to check)."""
+    if proof.status != "proved" or proof.certificate_data is None:
+        return proof
+    path = checked_path(path)
+    write(path, proof.certificate_data)
+    status, text = check(path, statement)
+    return dataclasses.replace(proof, checker=status, checker_detail=text)
+
+
+def checked_if_small(proof, statement) -> Any:
+    """``proof`` re-checked in a temporary file when it has at most :data:`CHECK_BOXES` boxes, else with
+    ``checker_detail`` saying how to re-check it."""
+    import tempfile
+
+    if proof.status != "proved" or proof.checker is not None:
+        return proof
+    if proof.boxes > CHECK_BOXES:
+        return dataclasses.replace(proof, checker_detail=f"not run here ({proof.boxes} boxes > {CHECK_BOXES}): "
+                                   "prove(..., certificate=PATH), then python -m theorems verify-proof PATH")
+    with tempfile.TemporaryDirectory() as folder:
+        return checked(proof, statement, path=Path(folder) / "proof.json")
+
+
+def check(path: Path, statement) -> tuple[str, str]:
+    """``(status, text)``: the independent checker's verdict on the certificate at ``path``."""
+    from theorems.engine.checker import verify_proof
+
+    try:
+        result = verify_proof(path, statement=statement)
+    except InvalidArgument as error:  # e.g. a fixed object the statement's declared domain does not hold
+        return "not checked", str(error)
+    return result.status, result.describe()

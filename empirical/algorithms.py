@@ -32,11 +32,11 @@ import torch
 from scipy.stats import ks_2samp
 from tqdm.auto import tqdm
 
+from empirical import kernels
 from empirical.checks import Check, merge, outside_assumption2, tally
 from empirical.corollary3 import sensitivity_checks, sensitivity_confirmer, statement_bounds
 from empirical.heads.extraction import Heads
 from empirical.heads.rows import Rows, count_blocks, valid_rows
-from empirical import kernels
 from empirical.kernels import distance_grid, separability_block, sensitivity_block
 from empirical.setup import Setup
 from theorems.errors import InvalidArgument
@@ -281,7 +281,7 @@ def critical_grid(length: int, *, steps_per_octave: int = CRITICAL_STEPS_PER_OCT
     return tuple(int(v) for v in values if v < length)
 
 
-def _scan(ns, p_values, level: float) -> dict:
+def ks_scan(ns, p_values, level: float) -> dict:
     """The first ``N`` of the grid that does not reject, the first after which none rejects, and the exceptions."""
     rejects = [p < level for p in p_values]
     first = next((n for n, r in zip(ns, rejects) if not r), None)
@@ -326,7 +326,7 @@ def critical_n(setup: Setup, *, lengths=PAPER_LENGTHS, levels=LEVELS, tokens: in
                               "distance_mean": float(d[ok].mean()), "estimate_mean": float(e[ok].mean()),
                               "tokens": int(np.isfinite(mapped.values["distance_sum"][..., k]).any(axis=(0, 1, 2)).sum())})
         p_values = [entry["p_value"] for entry in evaluated]
-        scans = {str(level): _scan(grid, p_values, level) for level in levels}
+        scans = {str(level): ks_scan(grid, p_values, level) for level in levels}
         critical = {level: scan["first"] for level, scan in scans.items()}
         falls = [grid[k] for k in range(1, len(grid)) if p_values[k] < p_values[k - 1]]
         results.append({"length": length, "grid": list(grid), "critical_n": critical,

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from theorems.engine.validation import check_logits, check_mask, check_scale
+from theorems.arithmetic.validation import check_logits, check_mask, check_scale
 from theorems.maths import distance as reference
 from theorems.maths.batches import top_n_mask
 from theorems.maths.gradient_sensitivity import _grid, _norms_at, random_directions

@@ -23,7 +23,7 @@ from empirical.heads.loading import LoadedModel
 from empirical.heads.rows import BUDGET, RowMap, check_workers, map_rows
 from empirical.heads.stream import HeadStream, check_layers_per_block, layers_per_block
 from empirical.heads.text import windows
-from theorems.engine.tensors import is_torch
+from theorems.arithmetic.tensors import is_torch
 from theorems.errors import InvalidArgument
 
 

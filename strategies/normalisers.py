@@ -10,8 +10,8 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from strategies.temperatures import temperatures
+from theorems.arithmetic.validation import check_choice, validated_strategy
 from theorems.maths import normalisers as nz
-from theorems.engine.validation import check_choice, validated_strategy
 
 FAMILIES = ("length-independent", "length-dependent", "exact-zeros", "any")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from theorems.engine.validation import check_integer, check_number, validated_strategy
+from theorems.arithmetic.validation import check_integer, check_number, validated_strategy
 
 
 @validated_strategy

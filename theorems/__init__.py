@@ -14,13 +14,13 @@ import importlib
 _WHERE = {
     "theorems.engine.derivation": ("Derivation", "Link", "Term", "expect", "gate"),
     "theorems.engine.proof": ("Proof", "prove"),
-    "theorems.engine.checker": ("ProofCheck", "verify_proof"),
+    "theorems.checker": ("ProofCheck", "verify_proof"),
     "theorems.engine.search": ("Certificate", "Counterexample", "Necessity", "SearchReport", "Tightness", "Verdict",
                                "certify", "check", "investigate", "necessity", "refute"),
     "theorems.engine.statement": ("Hypothesis", "Statement"),
     # the catalogue imports the statement families, which import `strategies`, which imports
     # `theorems.maths.normalisers`: loaded lazily, `import strategies` has no import cycle
-    "theorems.engine.catalogue": ("STATEMENTS", "select"),
+    "theorems.catalogue": ("STATEMENTS", "select"),
     # the error tree (docs/errors.md): `except TheoremsError` catches every error the suite raises
     "theorems.errors": ("EngineInconsistency", "ExtractionMismatch", "IllDefined", "InvalidArgument",
                         "InvalidArgumentType", "ModelError",

@@ -1,7 +1,7 @@
 import os
 import sys
 
-from theorems.engine.cli import main
+from theorems.cli import main
 
 try:
     sys.exit(main())

@@ -24,8 +24,8 @@ written before the tree still catch what they caught::
         └── ModelRunFailed         a run broke where no argument explains it         (also RuntimeError)
 
 This module imports no module of the project (the lowest floor of ``docs/architecture.md``), so any module may
-raise from it; the classes are also importable where they were defined before (``theorems.engine.validation``,
-``theorems.engine.search``, ``theorems.engine.precision``, ``theorems.engine.sides``, ``theorems.engine.plugin``,
+raise from it; the classes are also importable where they were defined before (``theorems.arithmetic.validation``,
+``theorems.engine.search``, ``theorems.arithmetic.precision``, ``theorems.engine.sides``, ``theorems.engine.plugin``,
 ``empirical.heads.*``) and from ``theorems``.
 
 >>> from theorems import TheoremsError
@@ -122,10 +122,10 @@ class EngineInconsistency(TheoremsError):
 class Undecided(TheoremsError, ArithmeticError):
     """A comparison of two overlapping balls: its answer is not known at the working precision.
 
-    Raised by :class:`~theorems.engine.precision.Ball` comparisons (and so by ``np.max``, ``np.sort``,
+    Raised by :class:`~theorems.arithmetic.precision.Ball` comparisons (and so by ``np.max``, ``np.sort``,
     ``np.where(a > b, ...)`` on object arrays of balls) instead of guessing; the certifier retries at a higher
     precision and reports the instance as inconclusive when the answer is still unknown at
-    :data:`~theorems.engine.precision.MAX_BITS`.
+    :data:`~theorems.arithmetic.precision.MAX_BITS`.
     """
 
 
@@ -139,7 +139,7 @@ class NoBallForm(TheoremsError, ArithmeticError):
     *candidate* counterexample with this reason (``docs/soundness.md``).
 
     >>> import math, flint
-    >>> from theorems.engine.precision import Ball
+    >>> from theorems.arithmetic.precision import Ball
     >>> math.exp(Ball(flint.arb(1) / 3))
     Traceback (most recent call last):
         ...
@@ -153,7 +153,7 @@ class NoBallForm(TheoremsError, ArithmeticError):
 
 class NotHomogeneous(TheoremsError):
     """A graded evaluation of a statement's sides (the proof checker's re-proof of a homogeneity reduction,
-    ``theorems.engine.checker``) met an operation that is not homogeneous: a sum or comparison of quantities of
+    ``theorems.checker``) met an operation that is not homogeneous: a sum or comparison of quantities of
     different degrees (``1/(4T) < √2``), ``exp``/``log`` of a quantity of nonzero degree, or two sides of different
     degrees. The checker rejects the certificate's reduction; it never reaches a user as an error of theirs."""
 

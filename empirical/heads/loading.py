@@ -162,7 +162,7 @@ def converted_gguf(path: Path) -> Path:
     except (ValueError, KeyError, NotImplementedError, RuntimeError) as error:
         raise ModelUnavailableError(
             f"model={str(path)!r}: transformers cannot load or dequantise this GGUF file (architecture "
-            f"{_gguf_architecture(path)!r}; it supports the GGUF architectures and quantisation types listed in "
+            f"{gguf_architecture(path)!r}; it supports the GGUF architectures and quantisation types listed in "
             f"transformers' GGUF documentation). Underlying error: {type(error).__name__}: "
             f"{str(error).splitlines()[0] if str(error) else ''}") from error
     # the GGUF quantizer declares itself unserialisable although the weights are plain float32 now
@@ -189,7 +189,7 @@ def converted_gguf(path: Path) -> Path:
     return target
 
 
-def _gguf_architecture(path: Path) -> str | None:
+def gguf_architecture(path: Path) -> str | None:
     try:
         # here, not at the top: `import empirical.heads.loading` stays free of gguf
         from gguf import GGUFReader
@@ -288,7 +288,7 @@ def check_model_folder(folder: Path, *, name: str) -> None:
                                         "corrupted: its header does not parse); copy or save the weights again")
 
 
-def _is_causal(config) -> bool:
+def is_causal(config) -> bool:
     # Decoder-only language models are causal; BERT-style encoders are not (unless configured as decoders).
     if getattr(config, "is_decoder", False):
         return True
@@ -419,5 +419,5 @@ def load_model(name_or_path: str = DEFAULT_MODEL, *, offline: bool | None = None
             f"tokenizer of {tokenizer or name!r} has {len(loaded_tokenizer)} tokens but model {name!r} embeds only "
             f"{vocabulary}: its token ids would fall outside the model's vocabulary; pass --tokenizer with the "
             "model's own tokenizer")
-    return LoadedModel(name=name, path=target, model=model, tokenizer=loaded_tokenizer, causal=_is_causal(config),
+    return LoadedModel(name=name, path=target, model=model, tokenizer=loaded_tokenizer, causal=is_causal(config),
                        n_layers=int(n_layers), n_heads=int(n_heads), d_head=int(d_head), max_length=int(max_length))

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import torch
 
-from theorems.engine.validation import check_integer
+from theorems.arithmetic.validation import check_integer
 from theorems.errors import InvalidArgument, ModelRunFailed
 
 REPOSITORY = Path(__file__).resolve().parents[2]  # empirical/heads/text.py -> the checkout

@@ -21,7 +21,7 @@ from types import SimpleNamespace
 import numpy as np
 
 from empirical import algorithms
-from empirical.heads.loading import _gguf_architecture, _is_causal, gguf_file, load_model
+from empirical.heads.loading import gguf_architecture, is_causal, gguf_file, load_model
 from empirical.heads.projections import OUTPUT_PROJECTIONS, output_projections
 from empirical.heads.rows import map_rows, valid_rows
 from empirical.readings import claims as claims_module
@@ -73,7 +73,7 @@ def model_facts(model: str, *, offline: bool | None = None) -> dict:
         except Exception:  # noqa: BLE001 - an unreadable path is reported when the model loads
             gguf = None
         if gguf is not None:
-            config = SimpleNamespace(model_type=_gguf_architecture(gguf), architectures=None, is_decoder=False)
+            config = SimpleNamespace(model_type=gguf_architecture(gguf), architectures=None, is_decoder=False)
         elif (path / "config.json").is_file():
             raw = json.loads((path / "config.json").read_text())
             config = SimpleNamespace(model_type=raw.get("model_type"), architectures=raw.get("architectures"),
@@ -86,7 +86,7 @@ def model_facts(model: str, *, offline: bool | None = None) -> dict:
             except Exception:  # noqa: BLE001 - not in the cache: decided after loading
                 config = None
         if config is not None and config.model_type:
-            model_type, causal = config.model_type, _is_causal(config)
+            model_type, causal = config.model_type, is_causal(config)
     return {"model_type": model_type, "causal": causal,
             "output_projection": None if model_type is None else model_type in OUTPUT_PROJECTIONS}
 

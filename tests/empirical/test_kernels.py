@@ -106,12 +106,12 @@ def test_distance_grid_breaks_ties_like_the_reference():
 
 
 def test_the_scan_reports_every_rejection_after_the_first_non_rejecting_n():
-    from empirical.algorithms import _scan
+    from empirical.algorithms import ks_scan
 
-    scan = _scan((1, 2, 4, 8, 16), [0.001, 0.2, 0.003, 0.5, 0.6], 0.01)
+    scan = ks_scan((1, 2, 4, 8, 16), [0.001, 0.2, 0.003, 0.5, 0.6], 0.01)
     assert scan == {"first": 2, "stable": 8, "rejections_after_first": [4], "monotone": False}
-    assert _scan((1, 2, 4), [0.001, 0.2, 0.3], 0.01)["monotone"] is True
-    assert _scan((1, 2), [0.001, 0.002], 0.01)["first"] is None
+    assert ks_scan((1, 2, 4), [0.001, 0.2, 0.3], 0.01)["monotone"] is True
+    assert ks_scan((1, 2), [0.001, 0.002], 0.01)["first"] is None
 
 
 def test_algorithm3_scans_the_whole_grid_and_agrees_with_the_distance_point(tiny_gpt2):

@@ -5,7 +5,7 @@ import pytest
 
 from empirical.corollary3 import sensitivity_checks, statement_bounds
 from theorems import STATEMENTS
-from theorems.engine.precision import F64
+from theorems.arithmetic.precision import F64
 from theorems.maths import corollary3_bounds as forms
 
 pytestmark = pytest.mark.empirical
@@ -41,7 +41,7 @@ def test_the_closed_forms_have_the_papers_and_the_proven_values():
 
 
 def test_the_right_sides_in_high_precision_are_the_same_closed_forms():
-    from theorems.engine.precision import MP
+    from theorems.arithmetic.precision import MP
 
     for statement_id, form in (("corollary3.row.corrected", forms.root2_over_4t),
                                ("corollary3.spectral", forms.paper_bound)):

@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings, target
 from hypothesis import seed as hypothesis_seed
 
 from theorems import STATEMENTS
-from theorems.engine.precision import F64
+from theorems.arithmetic.precision import F64
 from theorems.engine.search import worst
 
 pytestmark = pytest.mark.theory

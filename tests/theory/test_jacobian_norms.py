@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from strategies import logits, temperatures
-from theorems.maths.normalisers import softmax
-from theorems.engine.precision import MP, lift
+from theorems.arithmetic.precision import MP, lift
 from theorems.maths.gradient_sensitivity import largest_eigenvalue, softmax_jacobian_norms
+from theorems.maths.normalisers import softmax
 
 pytestmark = pytest.mark.theory
 

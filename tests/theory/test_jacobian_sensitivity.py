@@ -6,12 +6,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from theorems.statements.gradient.corollary3 import _finite_difference
-from theorems.engine.precision import F64
+from theorems.arithmetic.precision import F64
 from theorems.maths.gradient_sensitivity import (
     algorithm5, causal_mask, finite_difference_sensitivity, random_directions, sup_finite_difference,
     synthetic_logits,
 )
+from theorems.statements.gradient.corollary3 import finite_difference_side
 
 pytestmark = pytest.mark.theory
 
@@ -28,7 +28,7 @@ def test_vectorised_g_matches_the_statement_and_stays_below_the_supremum(length,
     for q in range(3):
         for a, t in enumerate(T_GRID):
             for b, eps in enumerate(EPSILONS):
-                scalar = _finite_difference({"logits": l[q], "T": t, "eps": eps, "v": v[q]}, F64)
+                scalar = finite_difference_side({"logits": l[q], "T": t, "eps": eps, "v": v[q]}, F64)
                 # at ε/T = 1e-6 the difference of two softmaxes keeps only ~10 digits: rel 1e-6
                 assert g[q, a, b] == pytest.approx(scalar, rel=1e-6, abs=1e-300)
     assert np.all(g <= sup_finite_difference(T_GRID[:, None], EPSILONS[None, :]) * (1 + 1e-9))
@@ -40,7 +40,7 @@ def test_supremum_is_attained_by_the_symmetric_pair():
             u = eps / t
             l = np.array([-u / (2 * np.sqrt(2)), u / (2 * np.sqrt(2))]) * t  # logit gap −u/√2 in units of T
             v = np.array([1.0, -1.0]) / np.sqrt(2)
-            g = _finite_difference({"logits": l, "T": t, "eps": eps, "v": v}, F64)
+            g = finite_difference_side({"logits": l, "T": t, "eps": eps, "v": v}, F64)
             assert g == pytest.approx(sup_finite_difference(t, eps), rel=1e-9)
 
 
@@ -52,7 +52,7 @@ def test_masked_rows_equal_truncated_rows():
         keep = q + 1
         for a, t in enumerate(T_GRID):
             for b, eps in enumerate(EPSILONS):
-                alone = _finite_difference({"logits": l[q, :keep], "T": t, "eps": eps, "v": v[q, :keep]}, F64)
+                alone = finite_difference_side({"logits": l[q, :keep], "T": t, "eps": eps, "v": v[q, :keep]}, F64)
                 assert g[q, a, b] == pytest.approx(alone, rel=1e-6, abs=1e-300)
 
 

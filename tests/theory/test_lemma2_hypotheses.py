@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from theorems import STATEMENTS, necessity
+from theorems.arithmetic.precision import F64
 from theorems.statements.gradient.lemma2 import square
-from theorems.engine.precision import F64
 
 pytestmark = pytest.mark.theory
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from theorems import STATEMENTS, refute
-from theorems.statements.gradient.lemma2 import _parts
+from theorems.statements.gradient.lemma2 import lemma2_parts
 
 pytestmark = pytest.mark.theory
 
@@ -18,7 +18,7 @@ LEMMA2 = STATEMENTS["lemma2"]
 
 
 def _drop_max_term(i, xp):
-    F, dF, alpha = _parts(i, xp)
+    F, dF, alpha = lemma2_parts(i, xp)
     return xp.norm(alpha) * xp.norm(dF) / (len(F) * np.min(F))
 
 

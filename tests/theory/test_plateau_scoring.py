@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from strategies import logits
 from theorems import Statement
-from theorems.engine.search import _float_outcome, check
+from theorems.engine.search import float_outcome, check
 from theorems.maths.normalisers import entmax15
 
 
@@ -28,10 +28,10 @@ _SORTED = Statement(id="my.entmax.sorted", title="t", paper_ref="p", reading="r"
 
 def test_the_score_looks_past_an_element_met_with_equality():
     one_hot = {"l": np.array([5.0, -5.0, -5.0])}  # entmax: (1, 0, 0), the first entry at ratio exactly 1
-    relative, suspicious, ratio, lhs, rhs, score = _float_outcome(_SORTED, one_hot)
+    relative, suspicious, ratio, lhs, rhs, score = float_outcome(_SORTED, one_hot)
     assert ratio == 1.0 and score == 0.0 and not suspicious
     near_tie = {"l": np.array([1.0, 0.9, -5.0])}
-    *_, ratio, lhs, rhs, score = _float_outcome(_SORTED, near_tie)
+    *_, ratio, lhs, rhs, score = float_outcome(_SORTED, near_tie)
     assert 0 < score < 1 and score == pytest.approx(2 * lhs)
 
 

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from theorems import STATEMENTS
+from theorems.arithmetic.precision import F64
 from theorems.engine.boxes import Domain
-from theorems.engine.precision import F64
 from theorems.engine.proof import prove
 
 pytestmark = pytest.mark.theory
@@ -83,7 +83,7 @@ def test_motivating_parametrisation_states_the_pair_a_stable_sort_picks():
 def test_motivating_change_factored_form_agrees_with_the_difference_in_balls():
     """``corollary3.motivating.corrected``'s left side (``Δ`` factored so that its ball enclosure is tight relative
     to ``ε``) against ``‖α(A) − α(B)‖₂`` computed directly, in arb balls at random logits, ``T`` and ``ε``."""
-    from theorems.engine.precision import ARB, balls
+    from theorems.arithmetic.precision import ARB, balls
     from theorems.statements.gradient.corollary3 import weights
 
     statement = STATEMENTS["corollary3.motivating.corrected"]

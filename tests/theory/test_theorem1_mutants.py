@@ -2,7 +2,7 @@
 
 Each mutant changes one thing: a constant tightened, a term dropped, or an exponent changed.
 The random-selection sides keep the common offset ``A = Σ‖α_i x_i‖`` of the originals (see
-``theorems.statements.distance.theorem1._plus``), so only the mutated term differs.
+``theorems.statements.distance.theorem1.plus_terms``), so only the mutated term differs.
 """
 
 import dataclasses
@@ -12,7 +12,7 @@ import pytest
 from strategies.distance import distance_instances
 from theorems import STATEMENTS, refute
 from theorems.statements.distance.theorem1 import (
-    _fixed_parts, _plus, effective_number_bound, jensen_bound, main_sum, selected, weights,
+    fixed_parts, plus_terms, effective_number_bound, jensen_bound, main_sum, selected, weights,
 )
 
 pytestmark = pytest.mark.slow  # each probe shrinks through mpmath enumerations: seconds, not milliseconds
@@ -31,7 +31,7 @@ def _mutant(statement_id, suffix, **sides):
 def _fixed_rhs(*, center, gap=0, drop_second=False, drop_first=False, absolute=True):
     """The fixed bound with one change: ``(L − N − gap)`` in the coefficient, a term dropped, or ``|·|`` removed."""
     def side(i, xp):
-        mass, outside, d1, normalised, largest = _fixed_parts(i, xp)
+        mass, outside, d1, normalised, largest = fixed_parts(i, xp)
         first = 0 if drop_first else outside * d1
         if center == "corrected":
             coefficient = xp.abs(outside - mass) if absolute else outside - mass
@@ -66,16 +66,16 @@ MUTANTS = {
         _mutant("theorem1.fixed.norm.corrected", "no-d1-term", rhs=_fixed_rhs(center="corrected", drop_first=True)),
     ),
     "theorem1.random.residual-sign": (
-        _mutant("theorem1.random.residual-sign", "tightened", rhs=_plus(_scaled(main_sum, 1.05))),
-        _mutant("theorem1.random.residual-sign", "plus-bound", rhs=_plus(main_sum, jensen_bound)),
+        _mutant("theorem1.random.residual-sign", "tightened", rhs=plus_terms(_scaled(main_sum, 1.05))),
+        _mutant("theorem1.random.residual-sign", "plus-bound", rhs=plus_terms(main_sum, jensen_bound)),
     ),
     "theorem1.random.residual-bound": (
-        _mutant("theorem1.random.residual-bound", "no-bound", rhs=_plus(main_sum)),
-        _mutant("theorem1.random.residual-bound", "tenth-of-bound", rhs=_plus(main_sum, _scaled(jensen_bound, 0.1))),
+        _mutant("theorem1.random.residual-bound", "no-bound", rhs=plus_terms(main_sum)),
+        _mutant("theorem1.random.residual-bound", "tenth-of-bound", rhs=plus_terms(main_sum, _scaled(jensen_bound, 0.1))),
     ),
     "theorem1.random.residual-effective-number": (
-        _mutant("theorem1.random.residual-effective-number", "no-bound", rhs=_plus(main_sum)),
-        _mutant("theorem1.random.residual-effective-number", "squared-norm", rhs=_plus(main_sum, _squared_alpha_bound),
+        _mutant("theorem1.random.residual-effective-number", "no-bound", rhs=plus_terms(main_sum)),
+        _mutant("theorem1.random.residual-effective-number", "squared-norm", rhs=plus_terms(main_sum, _squared_alpha_bound),
                  instances=distance_instances(max_length=9)),
     ),
 }

@@ -9,7 +9,7 @@ import pytest
 
 from theorems import STATEMENTS, refute
 from theorems.maths.separability import xi
-from theorems.statements.separability.theorem2 import _selected, mutant as _mutant
+from theorems.statements.separability.theorem2 import selected_indices, mutant as _mutant
 
 BUDGET = 200
 """Examples per mutant search: a search stops at its first confirmed counterexample, so this is a ceiling."""
@@ -35,7 +35,7 @@ def _lower(shift=0.0, factor=1.0):
 
 def _corrected_without_branch(i, xp):
     """The McDiarmid tail used above its mean as well (the ``r ≥ m_i → 1`` branch dropped)."""
-    alpha = np.asarray(i["alpha"])[_selected(i)]
+    alpha = np.asarray(i["alpha"])[selected_indices(i)]
     others, others_sq = alpha.sum() - alpha, np.sum(alpha ** 2) - alpha ** 2
     mean_floor = np.where(others > 0, i["M"] * others_sq / np.where(others > 0, others, 1), 0.0)
     with np.errstate(divide="ignore"):
@@ -45,7 +45,7 @@ def _corrected_without_branch(i, xp):
 
 def _corrected_capped(i, xp):
     """The ``r ≥ m_i → 1`` branch replaced by 0.9 (a constant tightened; ``N = 1`` shows it at once)."""
-    alpha = np.asarray(i["alpha"])[_selected(i)]
+    alpha = np.asarray(i["alpha"])[selected_indices(i)]
     M, r = i["M"], i["r"]
     others, others_sq = alpha.sum() - alpha, np.maximum(np.sum(alpha ** 2) - alpha ** 2, 0.0)
     mean_floor = np.where(others > 0, M * others_sq / np.where(others > 0, others, 1), 0.0)
@@ -57,7 +57,7 @@ def _corrected_capped(i, xp):
 def _second_moment(cross, diagonal=True):
     """``ξ_i²/M²`` with the cross-term coefficient ``cross(δ/M)`` and optionally without the diagonal term."""
     def side(i, xp):
-        alpha = np.asarray(i["alpha"])[_selected(i)]
+        alpha = np.asarray(i["alpha"])[selected_indices(i)]
         others, others_sq = alpha.sum() - alpha, np.sum(alpha ** 2) - alpha ** 2
         return (others_sq if diagonal else 0.0) + cross(i["delta"] / i["M"]) * (others ** 2 - others_sq)
     return side

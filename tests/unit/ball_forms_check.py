@@ -35,7 +35,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from theorems.engine.precision import ARB, MAX_BITS, Ball
+from theorems.arithmetic.precision import ARB, MAX_BITS, Ball
 from theorems.errors import TheoremsError, Undecided
 
 BITS = 600

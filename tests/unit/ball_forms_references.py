@@ -14,7 +14,7 @@ import numpy as np
 
 from ball_forms_check import check_all, defined, evaluate, mp, on_balls
 
-from theorems.engine.precision import balls
+from theorems.arithmetic.precision import balls
 
 INF = mpmath.inf
 

@@ -10,8 +10,8 @@ from fractions import Fraction
 import flint
 import numpy as np
 
-from theorems.engine.checker import certificate as certificates
-from theorems.engine.checker.verify import _Checker
+from theorems.checker import certificate as certificates
+from theorems.checker.verify import Checker
 
 
 def domain_spec(domain) -> dict:
@@ -70,7 +70,7 @@ def tiling(statement, data, *, limit: int = 20_000) -> list[dict]:
     """Boxes tiling the certificate's domain (its base, with a reduction), each closing at ``refine=0``, with its
     claimed bound (the checker's own enclosure of ``small/big``, rounded up). Float midpoints, as ``prove`` splits."""
     parsed = certificates.parse(data)
-    checker = _Checker(parsed, statement, 0, None)
+    checker = Checker(parsed, statement, 0, None)
     checker.bound = checker.one_plus_slack
     domain = parsed.proved_on
     stack, leaves = [(list(map(float, domain.lows)), list(map(float, domain.highs)))], []

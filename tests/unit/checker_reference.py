@@ -19,7 +19,7 @@ import flint
 import mpmath
 import numpy as np
 
-from theorems.engine.checker.jet import Box, _precision, on_box
+from theorems.checker.jet import Box, jet_precision, on_box
 
 mpmath.mp.dps = 50
 TOLERANCE = mpmath.mpf("1e-35")  # the reference's own rounding, far below the jets' 96-bit rounding
@@ -41,7 +41,7 @@ NP = SimpleNamespace(exp=np.exp, expm1=np.expm1, log=np.log, sqrt=np.sqrt, tanh=
 
 def _sparsemax(values, kind: str):
     """Sparsemax by its sort-based threshold, in mpmath (50 digits) or float64: the originals of the jets' sort-free one."""
-    from theorems.engine.precision import F64, MP as BACKEND
+    from theorems.arithmetic.precision import F64, MP as BACKEND
     from theorems.maths.normalisers import sparsemax
 
     if kind == "float":
@@ -78,12 +78,12 @@ def random_box(rng, lows, highs):
 
 def check_expression(expression, lows, highs, *, boxes=12, points=4, seed=0, jet_space=None):
     """Run the four checks above for ``expression(xp, x, y)`` on random boxes of ``[lows, highs]``."""
-    with _precision():  # the ends of the checker's balls are read at its own precision
+    with jet_precision():  # the ends of the checker's balls are read at its own precision
         _check_expression(expression, lows, highs, boxes=boxes, points=points, seed=seed, jet_space=jet_space)
 
 
 def _check_expression(expression, lows, highs, *, boxes, points, seed, jet_space):
-    from theorems.engine.checker.space import JET
+    from theorems.checker.space import JET
 
     jet_space = jet_space or JET
     rng = np.random.default_rng(seed)

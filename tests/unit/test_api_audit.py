@@ -2,7 +2,7 @@
 (NaN, inf, empty, wrong shape, negative, wrong type, complex, out of range), and demand a clear error.
 
 An outcome is one of: ``clear`` (raised by the project's own checks: the last frame of the traceback is in
-``theorems/engine/validation.py``, or the message names the argument and is raised in ``theorems/`` or
+``theorems/arithmetic/validation.py``, or the message names the argument and is raised in ``theorems/`` or
 ``strategies/``; argparse's usage error for a command line), ``dependency`` (any other traceback),
 ``silent`` (returned normally although the value is bad: a wrong number, or a strategy that accepted
 it) or ``hang`` (ran past the time limit or out of memory). The test fails on anything but ``clear``;
@@ -33,7 +33,7 @@ MODULES = ("theorems.maths.distance", "theorems.maths.separability", "theorems.m
            "theorems.maths.gradient", "theorems.maths.normalisers", "theorems.maths.separability_sampling",
            "theorems.maths.batches", "theorems.figures.distance", "theorems.figures.separability",
            "theorems.figures.gradient", "theorems.figures.distance_bench", "theorems.figures",
-           "theorems.engine.validation", "strategies")
+           "theorems.arithmetic.validation", "strategies")
 LIMIT_S = 4.0
 NAN, INF = float("nan"), float("inf")
 
@@ -279,7 +279,7 @@ spec(ST + "seeded_embeddings", dict(rng=None, shape="sphere", length=3, dim=2),
      dict(rng="rng", shape="choice", length="count", dim="count"))
 spec(ST + "seeded_logits", dict(rng=None, shape="uniform", length=3, bound=1.0),
      dict(rng="rng", shape="choice", length="count", bound="positive"))
-V = "theorems.engine.validation."
+V = "theorems.arithmetic.validation."
 
 CLI_BAD = {
     "theorems.figures.distance.main": [["--rows", "0"], ["--dim", "-1"], ["--samples", "1"], ["--rows", "x"],
@@ -385,7 +385,7 @@ def classify(name, argument, value, *, limit=LIMIT_S) -> tuple[str, str]:
         own = any(part in last for part in (f"theorems{os.sep}", f"strategies{os.sep}"))
         words = {argument, argument.lstrip("-")} | ({"--" + argument.replace("_", "-")} if argument != "argv" else set())
         names_it = any(w in str(error) for w in words) or (argument == "argv" and own)
-        if last.endswith(f"theorems{os.sep}engine{os.sep}validation.py") or (own and names_it):
+        if last.endswith(f"theorems{os.sep}arithmetic{os.sep}validation.py") or (own and names_it):
             return "clear", f"{type(error).__name__}: {error}"
         return "dependency", f"{type(error).__name__} at {Path(last).name}:{frames[-1].lineno if frames else '?'}: {error}"
     finally:
@@ -436,7 +436,7 @@ def test_every_public_function_is_audited():
             if module_name != "strategies" and value.__module__ != module_name:
                 continue
             qualified = f"{module_name}.{attribute}"
-            if module_name == "theorems.engine.validation" or qualified in SPECS:
+            if module_name == "theorems.arithmetic.validation" or qualified in SPECS:
                 continue
             missing.append(qualified)
     assert not missing, f"public functions without an audit spec: {missing}"

@@ -1,4 +1,4 @@
-"""Every backend ``xp`` provides the whole :class:`~theorems.engine.backend.Backend` protocol, and each member computes
+"""Every backend ``xp`` provides the whole :class:`~theorems.arithmetic.backend.Backend` protocol, and each member computes
 what float64 computes: the same quantity two ways (each backend against :data:`F64`) on tiny inputs."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from theorems.engine import dual
-from theorems.engine.backend import MEMBERS, Backend, missing
-from theorems.engine.precision import ARB, F64, MP, balls, lift
+from theorems.arithmetic import dual
+from theorems.arithmetic.backend import MEMBERS, Backend, missing
+from theorems.arithmetic.precision import ARB, F64, MP, balls, lift
 
 try:
     import torch

@@ -6,9 +6,9 @@ from hypothesis import strategies as st
 
 from strategies import logits, spherical_embeddings, temperatures, top_n_sizes
 from theorems import STATEMENTS, Statement, necessity, refute
+from theorems.arithmetic.validation import check_top_n
+from theorems.catalogue import select
 from theorems.maths import normalisers as nz
-from theorems.engine.catalogue import select
-from theorems.engine.validation import check_top_n
 
 
 @pytest.mark.parametrize("temperature", [0.0, -1.0, float("nan"), float("inf"), "1", True])

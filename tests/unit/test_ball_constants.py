@@ -7,7 +7,7 @@ import flint
 import numpy as np
 import pytest
 
-from theorems.engine.precision import Ball, balls
+from theorems.arithmetic.precision import Ball, balls
 
 
 @pytest.mark.parametrize("literal", ["0.1", "0.2", "0.3", "1e-12", "3.14159"])

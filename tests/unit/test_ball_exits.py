@@ -7,7 +7,7 @@ import flint
 import numpy as np
 import pytest
 
-from theorems.engine.precision import Ball, NoBallForm, balls
+from theorems.arithmetic.precision import Ball, NoBallForm, balls
 
 
 def _third():

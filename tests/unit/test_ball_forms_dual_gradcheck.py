@@ -10,8 +10,8 @@ from ball_forms_check import ULPS, examples
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from theorems.engine import dual
-from theorems.engine.precision import ARB
+from theorems.arithmetic import dual
+from theorems.arithmetic.precision import ARB
 
 torch = pytest.importorskip("torch")
 

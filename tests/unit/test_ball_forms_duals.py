@@ -20,9 +20,9 @@ from ball_forms_references import reference
 from hypothesis import given
 from hypothesis import strategies as st
 
-from theorems.engine import dual
-from theorems.engine.ball_forms import forms
-from theorems.engine.precision import ARB
+from theorems.arithmetic import dual
+from theorems.arithmetic.ball_forms import forms
+from theorems.arithmetic.precision import ARB
 from theorems.errors import TheoremsError
 
 FORMS = {form.name: form for form in forms() if form.family == "dual"}

@@ -14,8 +14,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from theorems.engine.ball_forms import forms
-from theorems.engine.precision import Ball, balls
+from theorems.arithmetic.ball_forms import forms
+from theorems.arithmetic.precision import Ball, balls
 
 OPERATORS = {form.name: form for form in forms() if form.family == "ball method" and form.name.startswith("Ball.__")}
 MATMUL = {form.name: form for form in forms() if form.name == "np.matmul"}

@@ -17,8 +17,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from theorems.engine.ball_forms import forms
-from theorems.engine.precision import balls
+from theorems.arithmetic.ball_forms import forms
+from theorems.arithmetic.precision import balls
 
 FORMS = {form.name: form for form in forms() if form.family == "reduction"}
 TESTED = set(FORMS)

@@ -1,4 +1,4 @@
-"""The registry of ball forms (``theorems.engine.ball_forms``): every entry has a differential test (a new table entry
+"""The registry of ball forms (``theorems.arithmetic.ball_forms``): every entry has a differential test (a new table entry
 without one fails here), every entry of the dispatch tables is in it, and ``replaced`` reaches what a side runs
 (the path ``on_balls`` takes) and restores it afterwards, for every entry."""
 
@@ -8,9 +8,9 @@ import flint
 import numpy as np
 import pytest
 
-from theorems.engine import ball_forms, ball_linalg, ballarray, dual
-from theorems.engine.ball_forms import find, forms, replaced
-from theorems.engine.precision import ARB, balls
+from theorems.arithmetic import ball_forms, ball_linalg, ballarray, dual
+from theorems.arithmetic.ball_forms import find, forms, replaced
+from theorems.arithmetic.precision import ARB, balls
 
 TEST_MODULES = ("test_ball_forms_ufuncs", "test_ball_forms_operators", "test_ball_forms_scipy",
                 "test_ball_forms_reductions", "test_ball_forms_linalg", "test_ball_forms_backend",

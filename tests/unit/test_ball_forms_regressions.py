@@ -12,9 +12,9 @@ import test_ball_forms_scipy as special
 from ball_forms_check import BITS, check, evaluate, mp, on_balls
 from ball_forms_references import check_elementwise
 
-from theorems.engine import dual
-from theorems.engine.ball_forms import find
-from theorems.engine.precision import ARB, Ball, balls
+from theorems.arithmetic import dual
+from theorems.arithmetic.ball_forms import find
+from theorems.arithmetic.precision import ARB, Ball, balls
 from theorems.errors import TheoremsError
 
 INF, NAN = np.inf, np.nan

@@ -14,8 +14,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from theorems.engine.ball_forms import forms
-from theorems.engine.precision import balls
+from theorems.arithmetic.ball_forms import forms
+from theorems.arithmetic.precision import balls
 
 UFUNCS = {form.name: form for form in forms() if form.family == "ufunc" and form.name.startswith("scipy.special.")}
 FUNCTIONS = {form.name: form for form in forms() if form.family == "scipy"}

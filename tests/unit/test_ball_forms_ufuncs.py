@@ -10,7 +10,7 @@ from ball_forms_references import check_elementwise
 from hypothesis import given
 from hypothesis import strategies as st
 
-from theorems.engine.ball_forms import forms
+from theorems.arithmetic.ball_forms import forms
 
 FORMS = {form.name: form for form in forms() if form.family in ("ufunc", "object loop", "ball method")
          and isinstance(form.original, np.ufunc) and not form.name.startswith("scipy.") and form.name != "np.matmul"}

@@ -4,7 +4,7 @@ import mpmath
 import numpy as np
 import pytest
 
-from theorems.engine.precision import ARB, NoBallForm, balls
+from theorems.arithmetic.precision import ARB, NoBallForm, balls
 
 RNG = np.random.default_rng(19)
 MATRICES = [RNG.normal(size=(n, n)) for n in (1, 2, 3, 4)]

@@ -4,7 +4,7 @@ nan for a power of a ball whose midpoint is 0); checked against products compute
 import flint
 import pytest
 
-from theorems.engine.precision import Ball
+from theorems.arithmetic.precision import Ball
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4, 7, -2])

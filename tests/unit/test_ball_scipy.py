@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 import scipy.special
 
-from theorems.engine.precision import ARB, NoBallForm, balls
+from theorems.arithmetic.precision import ARB, NoBallForm, balls
 
 L = np.array([-1.5, 0.25, 2.0, 0.0])
 

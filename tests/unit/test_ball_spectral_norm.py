@@ -7,13 +7,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
+from theorems.arithmetic.precision import ARB, to_arb, from_arb, working_bits, balls
 from theorems.statements.gradient import corollary3
-from theorems.engine.precision import ARB, _arb, _ball, _bits, balls
 
 
 def _encloses(ball, exact) -> bool:
     """The ball is finite and meets a 40-digit enclosure of ``exact``."""
-    enclosure, truth = _arb(ball), flint.arb(mpmath.nstr(exact, 40))
+    enclosure, truth = to_arb(ball), flint.arb(mpmath.nstr(exact, 40))
     return bool(enclosure.is_finite()) and enclosure.lower() <= truth.upper() and truth.lower() <= enclosure.upper()
 
 
@@ -21,14 +21,14 @@ def _encloses(ball, exact) -> bool:
 @given(arrays(np.float64, st.tuples(st.integers(1, 4), st.integers(1, 4)),
               elements=st.floats(-1e3, 1e3, allow_nan=False, allow_subnormal=False)))
 def test_encloses_the_largest_singular_value(matrix):
-    with _bits(128), mpmath.workdps(40):
+    with working_bits(128), mpmath.workdps(40):
         exact = max(mpmath.svd_r(mpmath.matrix(matrix.tolist()), compute_uv=False)) if matrix.any() else 0
         assert _encloses(ARB.spectral_norm(balls(matrix)), exact)
 
 
 def test_finite_where_an_entry_straddles_zero_and_floats_underflow():
     instance = {"logits": np.array([0.0, 1.0]), "T": 0.001}
-    with _bits(128), mpmath.workdps(600):
+    with working_bits(128), mpmath.workdps(600):
         norm = corollary3._spectral(balls(instance), ARB)  # J = α₀α₁/T · [[1, -1], [-1, 1]], α₀ ≈ e^-1000
         a0 = mpmath.exp(-1000) / (1 + mpmath.exp(-1000))
         exact = 2 * a0 * (1 - a0) / mpmath.mpf("0.001")
@@ -36,8 +36,8 @@ def test_finite_where_an_entry_straddles_zero_and_floats_underflow():
 
 
 def test_largest_column_and_row_sums_are_sound_below_float_range():
-    tiny = [[_ball(flint.arb("1e-400")), _ball(flint.arb("3e-400"))],
-            [_ball(flint.arb("2e-400")), _ball(flint.arb("1e-400"))]]
-    with _bits(128), mpmath.workdps(40):
+    tiny = [[from_arb(flint.arb("1e-400")), from_arb(flint.arb("3e-400"))],
+            [from_arb(flint.arb("2e-400")), from_arb(flint.arb("1e-400"))]]
+    with working_bits(128), mpmath.workdps(40):
         exact = max(mpmath.svd_r(mpmath.matrix([[1, 3], [2, 1]]), compute_uv=False)) * mpmath.mpf("1e-400")
         assert _encloses(ARB.spectral_norm(np.array(tiny, dtype=object)), exact)

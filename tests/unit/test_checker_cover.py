@@ -8,7 +8,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from theorems.engine.checker.cover import outside, uncovered
+from theorems.checker.cover import outside, uncovered
 
 
 def _bisection_tiling(rng, lows, highs, count):

@@ -9,7 +9,7 @@ import pytest
 
 from checker_certificates import certificate, tiling, write
 from theorems import STATEMENTS
-from theorems.engine.checker import verify_proof
+from theorems.checker import verify_proof
 
 FROBENIUS = STATEMENTS["corollary3.frobenius.corrected"]
 DOMAIN = {"gaps": [(0.0, 2.0)], "T": (0.5, 2.0)}
@@ -97,8 +97,8 @@ def test_a_maximum_decided_on_the_base_box_still_needs_one_degree():
     import numpy as np
 
     from theorems import NotHomogeneous
-    from theorems.engine.checker.jet import Box, constant, on_box
-    from theorems.engine.checker.space import JET, as_jet_array
+    from theorems.checker.jet import Box, constant, on_box
+    from theorems.checker.space import JET, as_jet_array
 
     with on_box(Box([Fraction(0)], [Fraction(1)], graded=True), [1]) as (gaps,):
         T = constant(JET.number(1).v, 1)

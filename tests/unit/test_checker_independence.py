@@ -1,4 +1,4 @@
-"""The checker shares no bounding code with the prover. Statically: no module of ``theorems/engine/checker`` imports
+"""The checker shares no bounding code with the prover. Statically: no module of ``theorems/checker`` imports
 (anywhere in its source, function bodies included) the prover's proof, duals, boxes or ball backend, or anything
 but the error tree, the argument checks, the catalogue (to look a statement up) and its own modules. At run time: with every bounding
 entry point of the prover made to raise, a certificate is still proved, so no call reaches them."""
@@ -9,10 +9,10 @@ from checker_certificates import certificate, tiling, write
 from test_import_floors import imported, project_modules
 from theorems import STATEMENTS
 
-PROVER = {"theorems.engine.proof", "theorems.engine.dual", "theorems.engine.boxes", "theorems.engine.ball",
-          "theorems.engine.ballarray", "theorems.engine.ball_linalg", "theorems.engine.precision",
+PROVER = {"theorems.engine.proof", "theorems.arithmetic.dual", "theorems.engine.boxes", "theorems.arithmetic.ball",
+          "theorems.arithmetic.ballarray", "theorems.arithmetic.ball_linalg", "theorems.arithmetic.precision",
           "theorems.engine.search"}
-ALLOWED = {"theorems.errors", "theorems.engine.catalogue", "theorems.engine.validation"}
+ALLOWED = {"theorems.errors", "theorems.catalogue", "theorems.arithmetic.validation"}
 
 
 def _checker_imports() -> dict[str, set[str]]:
@@ -21,16 +21,16 @@ def _checker_imports() -> dict[str, set[str]]:
     modules = project_modules()
     known = set(modules) | {name.rsplit(".", 1)[0] for name in modules}
     return {name: imported(ast.parse(path.read_text(encoding="utf-8")), name, path.name == "__init__.py", known)
-            for name, path in modules.items() if name.startswith("theorems.engine.checker")}
+            for name, path in modules.items() if name.startswith("theorems.checker")}
 
 
 def test_the_checker_has_modules():
-    assert {"theorems.engine.checker.jet", "theorems.engine.checker.verify"} <= set(_checker_imports())
+    assert {"theorems.checker.jet", "theorems.checker.verify"} <= set(_checker_imports())
 
 
 def test_no_checker_module_imports_the_prover_or_the_ball_backend():
     for module, targets in _checker_imports().items():
-        own = {t for t in targets if t.startswith("theorems.engine.checker")}
+        own = {t for t in targets if t.startswith("theorems.checker")}
         assert not targets & PROVER, f"{module} imports the prover's {sorted(targets & PROVER)}"
         assert targets - own <= ALLOWED, f"{module} imports {sorted(targets - own - ALLOWED)}"
 
@@ -38,14 +38,15 @@ def test_no_checker_module_imports_the_prover_or_the_ball_backend():
 def test_the_walk_would_see_a_lazy_import_of_the_prover(tmp_path):
     import ast
 
-    tree = ast.parse("def f():\n    from theorems.engine import dual\n    return dual\n")
-    assert imported(tree, "theorems.engine.checker.jet", False, {"theorems.engine.dual", "theorems.engine"}) \
-        == {"theorems.engine.dual"}
+    tree = ast.parse("def f():\n    from theorems.arithmetic import dual\n    return dual\n")
+    assert imported(tree, "theorems.checker.jet", False, {"theorems.arithmetic.dual", "theorems.engine"}) \
+        == {"theorems.arithmetic.dual"}
 
 
 def test_a_certificate_is_proved_with_the_provers_bounding_code_disabled(monkeypatch, tmp_path):
-    from theorems.engine import ball, ball_linalg, boxes, dual, precision, proof
-    from theorems.engine.checker import verify_proof
+    from theorems.arithmetic import ball, ball_linalg, dual, precision
+    from theorems.engine import boxes, proof
+    from theorems.checker import verify_proof
 
     statement = STATEMENTS["corollary3.frobenius.corrected"]
     data = certificate(statement.id, {"gaps": [(0.0, 3.0)], "T": (0.9, 1.1)}, slack=1e-4)
@@ -56,7 +57,7 @@ def test_a_certificate_is_proved_with_the_provers_bounding_code_disabled(monkeyp
         raise AssertionError("the checker reached the prover's bounding code")
     for module, names in ((dual.Dual, ("__init__",)), (dual, ("on_box", "spectral_norm", "norm", "maximum")),
                           (boxes, ("dual_instance", "centre_radius", "bisect")), (proof, ("prove", "_bound")),
-                          (ball.Ball, ("__init__",)), (ball_linalg, ("_spectral",)), (precision, ("_bits", "balls"))):
+                          (ball.Ball, ("__init__",)), (ball_linalg, ("arb_spectral_norm",)), (precision, ("working_bits", "balls"))):
         for name in names:
             monkeypatch.setattr(module, name, poisoned)
     check = verify_proof(path, refine=0)

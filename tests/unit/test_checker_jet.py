@@ -1,4 +1,4 @@
-"""Every operation of the checker's jets (``theorems/engine/checker/jet.py``) against its float original and a
+"""Every operation of the checker's jets (``theorems/checker/jet.py``) against its float original and a
 50-digit reference (``checker_reference.py``): values, the centre's gradient, the box's gradient (mean value) and
 Hessian (Taylor) enclosures. Operations made too narrow must fail the same check: the test has teeth."""
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from checker_reference import check_expression
-from theorems.engine.checker import jet as jets
+from theorems.checker import jet as jets
 
 WIDE = ([-2.0, -2.0], [2.0, 2.0])
 POSITIVE = ([0.05, 0.05], [3.0, 3.0])
@@ -47,7 +47,7 @@ def _jet_space():
     """numpy-like names on jets: ``max``/``min`` of two values are the sound jet ones."""
     from types import SimpleNamespace
 
-    from theorems.engine.checker.space import JET
+    from theorems.checker.space import JET
 
     return SimpleNamespace(**{k: getattr(JET, k) for k in ("exp", "expm1", "log", "sqrt", "tanh", "sin", "cos",
                                                            "abs", "number")},
@@ -61,7 +61,7 @@ def test_jet_operation_encloses_values_gradients_and_curvature(name):
 
 
 def test_a_constant_float_carries_its_ulp_and_a_short_decimal_is_exact():
-    with jets._precision():
+    with jets.jet_precision():
         assert not jets.arb_of(0.1).is_exact() and jets.arb_of(0.1).contains(jets.arb_of("1/10"))
     assert jets.arb_of(0.25).is_exact() and jets.arb_of(3.0).is_exact()
 

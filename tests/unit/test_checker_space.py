@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from checker_reference import check_expression
-from theorems.engine.checker import space
-from theorems.engine.checker.space import JET, as_jet_array
+from theorems.checker import space
+from theorems.checker.space import JET, as_jet_array
 from theorems.maths.normalisers import sparsemax
 
 WIDE = ([-2.0, -2.0], [2.0, 2.0])
@@ -53,7 +53,7 @@ def test_a_spectral_norm_made_too_narrow_is_caught(monkeypatch, part):
     if part == "value":
         monkeypatch.setattr(space, "_sigma_one", lambda balls: original([[x.mid() for x in row] for row in balls]))
     else:
-        monkeypatch.setattr(space, "_root_sum_squares", lambda values: space._hull_zero(
+        monkeypatch.setattr(space, "_root_sum_squares", lambda values: space.hull_zero(
             sum((v.abs_upper() for v in values), space.flint.arb(0)) / 8))
     with pytest.raises(AssertionError, match="outside"):
         check_expression(EXPRESSIONS["spectral norm"], *WIDE, jet_space=_jet_space(), boxes=24)
@@ -62,7 +62,7 @@ def test_a_spectral_norm_made_too_narrow_is_caught(monkeypatch, part):
 def test_a_norm_along_an_axis_is_one_per_row():
     from fractions import Fraction
 
-    from theorems.engine.checker.jet import Box, on_box
+    from theorems.checker.jet import Box, on_box
 
     with on_box(Box([Fraction(0)], [Fraction(1)])) as (x,):
         rows = JET.norm(as_jet_array(np.array([[x, 3 + 0 * x], [4 + x, 0 * x]], dtype=object)), axis=-1)

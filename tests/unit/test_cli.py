@@ -6,7 +6,7 @@ import json
 import pytest
 
 from theorems import STATEMENTS
-from theorems.engine import cli
+from theorems import cli
 
 
 def test_list_shows_every_statement(capsys):

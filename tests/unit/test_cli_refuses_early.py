@@ -2,7 +2,8 @@
 
 import pytest
 
-from theorems.engine import cli, ledger
+from theorems import cli
+from theorems.engine import ledger
 
 
 def _no_work(*args, **kwargs):

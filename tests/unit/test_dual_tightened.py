@@ -8,7 +8,7 @@ import flint
 import numpy as np
 import pytest
 
-from theorems.engine import dual
+from theorems.arithmetic import dual
 
 TOLERANCE = 1e-12  # float64 against the balls: rounding only
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import strategies as st
 
 from theorems import EngineInconsistency, Statement, certify, check, refute
-from theorems.engine import ball_forms
+from theorems.arithmetic import ball_forms
 
 EXP = ball_forms.find("np.exp").ball_form
 

@@ -4,7 +4,7 @@ fall outside the box's enclosure, and ``prove`` raises an engine inconsistency i
 import pytest
 
 from theorems import STATEMENTS, EngineInconsistency
-from theorems.engine import ball_forms
+from theorems.arithmetic import ball_forms
 from theorems.engine.proof import prove
 
 EXP = ball_forms.find("DUAL.exp").ball_form

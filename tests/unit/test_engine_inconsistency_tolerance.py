@@ -6,7 +6,7 @@ import pytest
 from hypothesis import strategies as st
 
 from theorems import EngineInconsistency, Statement
-from theorems.engine.precision import Ball
+from theorems.arithmetic.precision import Ball
 from theorems.engine.search.crosscheck import TOLERANCE, FloatSides, cross_check
 
 

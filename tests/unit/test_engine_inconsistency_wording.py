@@ -5,7 +5,8 @@ import numpy as np
 from hypothesis import strategies as st
 
 from theorems import Statement, check
-from theorems.engine import ball_forms, ledger
+from theorems.arithmetic import ball_forms
+from theorems.engine import ledger
 from theorems.engine.derivation import describe_verdict
 
 EXP = ball_forms.find("np.exp").ball_form

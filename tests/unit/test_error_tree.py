@@ -32,8 +32,8 @@ BUILTIN_BASES = {  # the bases each class had before the tree; none may be lost
     "ModelRunFailed": (RuntimeError,),
 }
 OLD_HOMES = {  # where each class was defined before the tree: that import must keep working
-    "InvalidArgument": "theorems.engine.validation", "IllDefined": "theorems.engine.search",
-    "Undecided": "theorems.engine.precision", "NoBallForm": "theorems.engine.precision",
+    "InvalidArgument": "theorems.arithmetic.validation", "IllDefined": "theorems.engine.search",
+    "Undecided": "theorems.arithmetic.precision", "NoBallForm": "theorems.arithmetic.precision",
     "SideError": "theorems.engine.sides", "SideValueError": "theorems.engine.sides", "SlowSide": "theorems.engine.sides",
     "TheoryFailure": "theorems.engine.plugin", "ModelUnavailableError": "empirical.heads.loading",
     "NoAttentionError": "empirical.heads.loading", "ExtractionMismatch": "empirical.heads.extraction",

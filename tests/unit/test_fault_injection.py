@@ -9,7 +9,7 @@ import scipy.special
 from hypothesis import strategies as st
 
 from theorems import Statement, check
-from theorems.engine import ball_forms
+from theorems.arithmetic import ball_forms
 
 REL_ENTR = ball_forms.find("scipy.special.rel_entr").ball_form
 LOG = ball_forms.find("np.log").ball_form

@@ -42,7 +42,7 @@ BOUNDS = textwrap.dedent('''
 CONFTEST = textwrap.dedent('''
     import os
 
-    from theorems.engine import ball_forms
+    from theorems.arithmetic import ball_forms
 
     if os.environ.get("FLIP_REL_ENTR"):  # the fault, for the whole run: rel_entr's ball form with its sign flipped
         FORM = ball_forms.find("scipy.special.rel_entr").ball_form

@@ -16,7 +16,7 @@ CHECK = """
 import numpy as np
 numpys_norm = np.linalg.norm
 import {module}
-from theorems.engine.precision import balls
+from theorems.arithmetic.precision import balls
 matrix = balls(np.array([[2.0, 1.0], [1.0, 2.0]]))
 for norm in (np.linalg.norm, numpys_norm):  # the installed wrapper, and numpy's own function through NEP 18
     value = norm(matrix, 2)

@@ -13,15 +13,18 @@ PACKAGES = ("theorems", "strategies", "empirical")
 
 FLOORS = (  # low to high; the first matching prefix decides (so the entry points come before their folders)
     ("theorems.errors", -1),  # the error tree: it imports no project module, so every module may raise from it
-    ("theorems.engine.cli", 4),  # the CLI, an entry point: it passes the statements' proofs to the ledger
-    ("theorems.__main__", 4),
-    ("theorems.engine", 0),
+    ("theorems.arithmetic", 0),  # the ground floor: validation, the xp backends, balls, duals, tensors
     ("theorems.maths", 1),
     ("strategies", 2),
-    ("theorems.statements", 3),
-    ("theorems.figures", 4),
-    ("theorems", 4),  # the public API (`from theorems import ...`): above all it re-exports
-    ("empirical", 5),
+    ("theorems.checker", 3),  # re-checks a proof certificate over the arithmetic only, sharing no prover code
+    ("theorems.engine", 4),  # search, prove, ledger, plugin: over the arithmetic (and the checker, for proofs)
+    ("theorems.statements", 5),
+    ("theorems.catalogue", 6),  # imports every statement module
+    ("theorems.figures", 7),
+    ("theorems.cli", 8),  # the entry points: the CLI passes the statements' proofs to the ledger
+    ("theorems.__main__", 8),
+    ("theorems", 8),  # the public API (`from theorems import ...`): above all it re-exports
+    ("empirical", 9),
 )
 
 
@@ -106,7 +109,7 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
 def test_the_walk_sees_imports_inside_functions_and_relative_ones():
     tree = ast.parse("def f():\n    from theorems.maths import secular\n\nfrom . import ledger\nimport strategies\n")
     known = {"theorems.maths", "theorems.maths.secular", "theorems.engine.ledger", "strategies"}
-    assert imported(tree, "theorems.engine.cli", False, known) == {"theorems.maths.secular", "theorems.engine.ledger",
+    assert imported(tree, "theorems.engine.proof", False, known) == {"theorems.maths.secular", "theorems.engine.ledger",
                                                                    "strategies"}
 
 
@@ -114,7 +117,7 @@ def test_a_synthetic_circle_and_upward_arrow_are_caught():
     graph = {"theorems.engine.derivation": {"theorems.engine.ledger"},
              "theorems.engine.ledger": {"theorems.statements.proofs"},
              "theorems.statements.proofs": {"theorems.engine.derivation"},
-             "theorems.maths.distance": {"theorems.engine.validation"}, "theorems.engine.validation": set()}
+             "theorems.maths.distance": {"theorems.arithmetic.validation"}, "theorems.arithmetic.validation": set()}
     assert circles(graph) == [["theorems.engine.derivation", "theorems.engine.ledger", "theorems.statements.proofs"]]
     assert upward_arrows(graph) == ["theorems.engine.ledger -> theorems.statements.proofs"]
     graph["theorems.statements.proofs"] = set()

@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pytest
 
-from theorems.engine.tensors import is_torch
+from theorems.arithmetic.tensors import is_torch
 from theorems.maths import batches
 
 torch = pytest.importorskip("torch")
@@ -35,7 +35,7 @@ def test_the_old_import_path_is_the_same_function():
 
 
 def test_it_never_imports_torch():
-    code = ("import sys, numpy as np\nfrom theorems.engine.tensors import is_torch\n"
+    code = ("import sys, numpy as np\nfrom theorems.arithmetic.tensors import is_torch\n"
             "assert not is_torch(np.zeros(2)) and 'torch' not in sys.modules")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]

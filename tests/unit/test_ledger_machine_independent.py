@@ -9,7 +9,8 @@ import pytest
 from hypothesis import settings
 
 from theorems import STATEMENTS
-from theorems.engine import ledger, precision, profiles
+from theorems.arithmetic import precision
+from theorems.engine import ledger, profiles
 from theorems.statements.proofs import gate_all, ledger_section
 
 ROOT = Path(__file__).resolve().parents[2]

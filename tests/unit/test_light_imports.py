@@ -8,7 +8,7 @@ import sys
 from downstream import project, pytest_run
 
 HEAVY = ("torch", "transformers", "matplotlib", "gguf", "accelerate", "tqdm")
-ENGINE = ("flint", "mpmath", "theorems.engine.search", "theorems.engine.catalogue", "scipy")
+ENGINE = ("flint", "mpmath", "theorems.engine.search", "theorems.catalogue", "scipy")
 
 
 def _loaded(code: str) -> set[str]:

@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from strategies import logits, temperatures
+from theorems.arithmetic.precision import MP, lift, to_float
 from theorems.maths import normalisers as nz
-from theorems.engine.precision import MP, lift, to_float
 
 NORMALISED = [nz.softmax(), nz.scalable_softmax(), nz.exp_sine(), nz.sparsemax(), nz.entmax15(), nz.entmax_bisect()]
 SHIFT_INVARIANT = [nz.softmax(), nz.scalable_softmax(), nz.sparsemax(), nz.entmax15(), nz.entmax_bisect()]

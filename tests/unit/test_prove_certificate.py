@@ -4,8 +4,8 @@ the proof says so (``Proof.checker``), with its domain as data (``Proof.box``) a
 import json
 
 from theorems import STATEMENTS
-from theorems.engine.checker import verify_proof
-from theorems.engine.checker.certificate import FORMAT
+from theorems.checker import verify_proof
+from theorems.checker.certificate import FORMAT
 from theorems.engine.proof import prove
 
 ENTRY = STATEMENTS["corollary3.entry.corrected"]

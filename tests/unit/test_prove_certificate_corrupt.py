@@ -7,7 +7,7 @@ import json
 import pytest
 
 from theorems import STATEMENTS
-from theorems.engine.checker import verify_proof
+from theorems.checker import verify_proof
 from theorems.engine.proof import prove
 
 ROW = STATEMENTS["corollary3.row.corrected"]

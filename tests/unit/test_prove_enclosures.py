@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from theorems import STATEMENTS
-from theorems.engine import dual
+from theorems.arithmetic import dual
+from theorems.arithmetic.precision import ARB, F64, Undecided, balls
 from theorems.engine.boxes import Domain, dual_instance
-from theorems.engine.precision import ARB, F64, Undecided, balls
 
 IDS = ["lemma1.upper", "corollary1.max-key.lower", "corollary3.frobenius.corrected",
        "corollary3.spectral.corrected", "corollary3.entry.corrected", "corollary3.finite-difference.corrected",

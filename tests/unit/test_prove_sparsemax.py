@@ -7,7 +7,7 @@ import flint
 import numpy as np
 import pytest
 
-from theorems.engine import dual
+from theorems.arithmetic import dual
 from theorems.maths import normalisers
 from theorems.maths.normalisers import sparsemax
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import strategies as st
 
 from theorems import Statement
-from theorems.engine.precision import ARB, Ball
+from theorems.arithmetic.precision import ARB, Ball
 from theorems.engine.search import IllDefined
 from theorems.engine.search.decide import decide
 

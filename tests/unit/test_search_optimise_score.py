@@ -8,7 +8,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from theorems import Statement
-from theorems.engine.search.optimise import _score
+from theorems.engine.search.optimise import optimiser_score
 from theorems.engine.search.state import Search
 from theorems.engine.search.target import float_outcome
 
@@ -26,7 +26,7 @@ def test_an_exact_tie_has_no_score_and_the_optimiser_scores_it_as_the_worst():
     outcome = float_outcome(tie, {"x": 2.0})
     assert outcome.ratio == 1.0 and outcome.score == 0.5  # the tied element is passed over, the other scores
     assert math.isnan(float_outcome(_statement(lambda i, xp: i["x"], lambda i, xp: i["x"]), {"x": 2.0}).score)
-    assert _score(Search(_statement(lambda i, xp: i["x"], lambda i, xp: i["x"])), {"x": 2.0}, []) == -math.inf
+    assert optimiser_score(Search(_statement(lambda i, xp: i["x"], lambda i, xp: i["x"])), {"x": 2.0}, []) == -math.inf
 
 
 def test_a_tie_computed_a_rounding_apart_is_a_tie():
@@ -40,7 +40,7 @@ def test_a_float_artefact_scores_as_the_worst_not_as_a_violation():
     rounded = _statement(lambda i, xp: (i["x"] / 7) * 7, lambda i, xp: i["x"])
     assert float_outcome(rounded, {"x": _ROUNDED}).suspicious  # float64 says violated
     search, found = Search(rounded), []
-    assert _score(search, {"x": _ROUNDED}, found) == -math.inf
+    assert optimiser_score(search, {"x": _ROUNDED}, found) == -math.inf
     assert found == [] and search.artefacts == 1 and search.candidate_count == 0
 
 
@@ -51,4 +51,4 @@ def test_a_candidate_keeps_its_float64_ratio():
         return 2 * i["x"]
 
     search, found = Search(_statement(undecidable, lambda i, xp: i["x"])), []
-    assert _score(search, {"x": 1.5}, found) == 2.0 and search.candidate_count == 1 and found == []
+    assert optimiser_score(search, {"x": 1.5}, found) == 2.0 and search.candidate_count == 1 and found == []

@@ -6,10 +6,10 @@ import mpmath
 import numpy as np
 import pytest
 
+from theorems.arithmetic.precision import MP, lift
+from theorems.arithmetic.validation import check_logits, check_weights
 from theorems.maths import normalisers as nz
-from theorems.engine.precision import MP, lift
 from theorems.maths.separability import xi_squared
-from theorems.engine.validation import check_logits, check_weights
 
 
 def test_a_normaliser_computes_in_mpmath_as_before():

@@ -24,7 +24,7 @@ from typing import Any
 import flint
 import numpy as np
 
-from theorems.engine.dual import DualArray, on_box
+from theorems.arithmetic.dual import DualArray, on_box
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
 
@@ -145,7 +145,7 @@ def centre_radius(lows: np.ndarray, highs: np.ndarray) -> list[tuple]:
 
 @contextlib.contextmanager
 def dual_instance(domain: Domain, lows: np.ndarray, highs: np.ndarray):
-    """Yield the instance (or parameters) of :class:`~theorems.engine.dual.Dual` values on the box ``[lows, highs]``."""
+    """Yield the instance (or parameters) of :class:`~theorems.arithmetic.dual.Dual` values on the box ``[lows, highs]``."""
     with on_box(centre_radius(lows, highs)) as coordinates:
         yield domain.assemble(coordinates, wrap=lambda a: a.view(DualArray))
 

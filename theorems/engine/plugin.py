@@ -77,7 +77,7 @@ def pytest_pycollect_makemodule(module_path: Path, parent):
     except (OSError, UnicodeDecodeError):
         return None
     if _IMPORTS_THEOREMS.search(source):
-        from theorems.engine import precision  # noqa: F401  (installs the ball forms)
+        from theorems.arithmetic import precision  # noqa: F401  (installs the ball forms)
     return None
 
 

@@ -2,7 +2,7 @@
 
 For a statement ``small ≤ big`` (``lhs ≤ rhs``, or ``rhs ≤ lhs`` for ``>=``), ``prove`` encloses
 ``g = small − (1 + slack)·big`` on a box with forward-mode duals over arb
-(:mod:`theorems.engine.dual`: plain interval value ∩ mean-value form), discards the box when
+(:mod:`theorems.arithmetic.dual`: plain interval value ∩ mean-value form), discards the box when
 ``g ≤ 0`` is certain there, replaces a coordinate by its endpoint where ``g`` is certainly monotone in
 it (so a bound attained at a corner closes at once), and bisects the rest along the coordinate of
 largest ``|∂g|·width``. The float64 sides are evaluated at every box's centre (and at ``seed``-drawn
@@ -35,13 +35,13 @@ from typing import Any
 import flint
 import numpy as np
 
+from theorems.arithmetic.dual import DUAL, Dual, as_dual
+from theorems.arithmetic.precision import F64, START_BITS, Undecided, working_bits
+from theorems.arithmetic.validation import check_integer, check_number
 from theorems.engine import proof_certificate, proof_reduction
 from theorems.engine.boxes import Domain, bisect, centre, dual_instance
-from theorems.engine.dual import DUAL, Dual, as_dual
-from theorems.engine.precision import F64, START_BITS, Undecided, _bits
 from theorems.engine.search import Counterexample, IllDefined, certify
 from theorems.engine.statement import Statement, callback_result, jsonable
-from theorems.engine.validation import check_integer, check_number
 from theorems.errors import EngineInconsistency, InvalidArgument, InvalidArgumentType
 
 STATUSES = ("proved", "refuted", "undecided")
@@ -247,7 +247,7 @@ def _branch_and_bound(search: _Search, seed: int, max_seconds: float, started: f
         return finish("refuted", counterexample=counterexample)
     order = itertools.count()
     heap = [(-np.inf, next(order), parsed.lows, parsed.highs)]
-    with _bits(search.bits):
+    with working_bits(search.bits):
         while heap:
             if time.perf_counter() - started > max_seconds:
                 _, _, lows, highs = heap[0]
@@ -430,7 +430,7 @@ def _upper(value) -> float:
 
 
 def _ball(value):
-    from theorems.engine.precision import Ball
+    from theorems.arithmetic.precision import Ball
     return Ball(value).arb
 
 

@@ -28,7 +28,7 @@ MAX_SECONDS = 120
 
 def cases():
     """``(statement id, before: main's domain or None, after: the domain now)``."""
-    from theorems.engine.catalogue import STATEMENTS
+    from theorems.catalogue import STATEMENTS
 
     def declared(sid):
         return STATEMENTS[sid].prove
@@ -66,7 +66,7 @@ class Row:
 
 
 def measure(*, max_seconds: float = MAX_SECONDS, only: str | None = None) -> list[Row]:
-    from theorems.engine.catalogue import STATEMENTS
+    from theorems.catalogue import STATEMENTS
     from theorems.engine.proof import prove
 
     rows = []

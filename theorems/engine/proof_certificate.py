@@ -1,5 +1,5 @@
 """A proof as data: the certificate ``prove(..., certificate=PATH)`` writes, in the format that
-``python -m theorems verify-proof PATH`` reads (:mod:`theorems.engine.checker.certificate`; ``docs/proofs.md``,
+``python -m theorems verify-proof PATH`` reads (:mod:`theorems.checker.certificate`; ``docs/proofs.md``,
 "Certificate format").
 
 The prover records each box it closed (its corners, the faces it collapsed to per element, the bound of
@@ -22,9 +22,9 @@ from typing import Any
 
 import numpy as np
 
+from theorems.arithmetic.validation import check_output_path
+from theorems.checker.certificate import FORMAT
 from theorems.engine.boxes import _intervals, _is_interval
-from theorems.engine.checker.certificate import FORMAT
-from theorems.engine.validation import check_output_path
 from theorems.errors import InvalidArgument
 
 METHODS = ("mean-value", "mean-value+faces")
@@ -138,7 +138,7 @@ def checked_if_small(proof, statement) -> Any:
 
 def check(path: Path, statement) -> tuple[str, str]:
     """``(status, text)``: the independent checker's verdict on the certificate at ``path``."""
-    from theorems.engine.checker import verify_proof
+    from theorems.checker import verify_proof
 
     try:
         result = verify_proof(path, statement=statement)

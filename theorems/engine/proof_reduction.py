@@ -4,7 +4,7 @@ A statement whose sides scale as ``λ^k`` when the logits (or what builds them) 
 holds on a domain with ``T ∈ [t₀, t₁]`` exactly when it holds at ``T = 1`` on the domain's image
 ``key ↦ key/T``. ``prove`` uses that only when it is proved for the statement's sides: the independent checker
 evaluates both sides *graded* on every box of the base proof (each operation shown homogeneous, both sides of one
-degree: :mod:`theorems.engine.checker.jet`) and checks that the domain scales into the base; a statement that is
+degree: :mod:`theorems.checker.jet`) and checks that the domain scales into the base; a statement that is
 not homogeneous (the paper's capped ``min{1/(4T), √2}``: ``min`` of degrees −1 and 0) fails that and is proved, if
 at all, with ``T`` as a coordinate of the box. Nothing is assumed from a docstring.
 
@@ -100,9 +100,9 @@ def _up(value: Fraction) -> float:
 def plausible(statement, domain: Mapping[str, Any], degrees: Mapping[str, int], slack: float) -> bool:
     """Whether one graded evaluation of both sides on the whole base box passes (a screen: the proof is the
     checker's graded evaluation on every box of the base proof)."""
-    from theorems.engine.checker import certificate as certificates
-    from theorems.engine.checker.jet import NotHomogeneous
-    from theorems.engine.checker.verify import _Checker, _Rejected
+    from theorems.checker import certificate as certificates
+    from theorems.checker.jet import NotHomogeneous
+    from theorems.checker.verify import Checker, _Rejected
     from theorems.engine.proof_certificate import certificate_json
 
     base = base_domain(domain, degrees)
@@ -111,7 +111,7 @@ def plausible(statement, domain: Mapping[str, Any], degrees: Mapping[str, int], 
     data["boxes"] = [{"low": [0.0], "high": [0.0]}]  # replaced below: parse needs one
     parsed = certificates.parse({**data, "boxes": [{"low": _flat(base, 0), "high": _flat(base, 1)}]})
     try:
-        checker = _Checker(parsed, statement, 0, None)
+        checker = Checker(parsed, statement, 0, None)
         checker.bound = checker.one_plus_slack
         box = parsed.boxes[0]
         checker._evaluate_path(box.low, box.high, None)

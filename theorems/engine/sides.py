@@ -1,7 +1,7 @@
 """A side's value and cost, checked before any verdict: a real scalar (or an array of them), in time.
 
 A side must return a real number: a Python ``int`` or ``float``, a numpy integer or floating scalar, a 0-d
-or n-d numpy array of those (claimed elementwise), a :class:`~theorems.engine.precision.Ball`, an arb, an
+or n-d numpy array of those (claimed elementwise), a :class:`~theorems.arithmetic.precision.Ball`, an arb, an
 mpmath number, or an object array of those; any other library's scalar (a 0-d torch or JAX-style tensor:
 anything with ``.item()`` that gives a real number) is read as that number (:func:`foreign_scalar`): such a
 side is searched in float64, and balls cannot run through its library, so its violations are candidates,
@@ -29,7 +29,7 @@ import flint
 import mpmath
 import numpy as np
 
-from theorems.engine.precision import Ball
+from theorems.arithmetic.precision import Ball
 from theorems.errors import SideError, SideValueError, SlowSide
 
 SIDE_SECONDS = 5.0

@@ -3,7 +3,7 @@
 A statement claims ``lhs(instance) <relation> rhs(instance)`` for every instance its hypotheses
 admit. ``instances`` is a Hypothesis strategy that yields exactly those instances (dicts of named
 values). Both sides are written once against the arithmetic backend ``xp``
-(:mod:`theorems.engine.precision`), so the same formula runs in float64 for the search and in arb ball
+(:mod:`theorems.arithmetic.precision`), so the same formula runs in float64 for the search and in arb ball
 arithmetic for the certification. Sides may be arrays; the relation is then claimed elementwise.
 
 >>> import dataclasses
@@ -22,8 +22,8 @@ from typing import Any, Literal
 import numpy as np
 from hypothesis.strategies import SearchStrategy
 
-from theorems.engine.precision import to_float
-from theorems.engine.validation import check_integer
+from theorems.arithmetic.precision import to_float
+from theorems.arithmetic.validation import check_integer
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
 Instance = Mapping[str, Any]

@@ -23,12 +23,12 @@ from pathlib import Path
 
 import numpy as np
 
+from theorems.arithmetic.validation import (check_array, check_choice, check_integer, check_number, check_output_path,
+                                            check_positive, check_seed, check_work, cli_integer)
 from theorems.errors import InvalidArgument, InvalidArgumentType
-from theorems.maths.spherical import uniform_sphere
-from theorems.maths.distance import distance, expected_distance, fixed_bound, random_main_sum
-from theorems.engine.validation import (check_array, check_choice, check_integer, check_number, check_output_path,
-                                 check_positive, check_seed, check_work, cli_integer)
 from theorems.figures import save_figure
+from theorems.maths.distance import distance, expected_distance, fixed_bound, random_main_sum
+from theorems.maths.spherical import uniform_sphere
 
 REGIMES = ("bounded", "sink")
 LENGTHS = (32, 64, 128, 256, 512, 1024, 2048)

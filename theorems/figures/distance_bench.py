@@ -12,8 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from theorems.arithmetic.validation import check_integer, check_seed, check_work, cli_integer
 from theorems.maths.distance import distance, fixed_bound, jensen_gap_bound, random_main_sum, top_n
-from theorems.engine.validation import check_integer, check_seed, check_work, cli_integer
 
 
 def benchmark(*, heads: int = 144, queries: int = 1024, keys: int = 1024, dim: int = 64, n: int = 5,

@@ -20,13 +20,13 @@ from pathlib import Path
 
 import numpy as np
 
+from theorems.arithmetic.validation import check_integer, check_output_path, check_positive, check_seed, check_work, cli_integer
 from theorems.errors import InvalidArgumentType
-from theorems.maths.spherical import min_pairwise_distances
-from theorems.maths.separability_sampling import sample_configurations
-from theorems.maths.separability import (default_radius, separability_lower_bound, separability_upper_bound,
-                                   separable_count)
 from theorems.figures import save_figure
-from theorems.engine.validation import check_integer, check_output_path, check_positive, check_seed, check_work, cli_integer
+from theorems.maths.separability import (default_radius, separability_lower_bound, separability_upper_bound,
+                                         separable_count)
+from theorems.maths.separability_sampling import sample_configurations
+from theorems.maths.spherical import min_pairwise_distances
 
 REGIMES = {"peaked": 4.0, "flat": 0.5}
 """Standard deviation of the Gaussian logits of each attention regime."""

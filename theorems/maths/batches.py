@@ -2,7 +2,7 @@
 valid keys; the top-``n`` selection. ``alpha [..., L]``, leading dimensions are heads, queries, ...
 
 >>> import numpy as np
->>> from theorems.engine.validation import check_mask
+>>> from theorems.arithmetic.validation import check_mask
 >>> valid = check_mask(None, (2, 3))
 >>> top_n_order(np.array([[0.2, 0.4, 0.4], [0.5, 0.1, 0.4]]), valid, 2).tolist()
 [[1, 2], [0, 2]]
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from theorems.engine.tensors import is_torch  # noqa: F401  (also importable from here, as before)
-from theorems.engine.validation import check_array, check_top_n
+from theorems.arithmetic.tensors import is_torch  # noqa: F401  (also importable from here, as before)
+from theorems.arithmetic.validation import check_array, check_top_n
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
 

@@ -1,6 +1,6 @@
 """The closed forms of Corollary 3's bounds, in a precision backend ``xp``.
 
-``xp`` is :data:`theorems.engine.precision.F64` (the default), ``MP`` or the balls: the statements' right
+``xp`` is :data:`theorems.arithmetic.precision.F64` (the default), ``MP`` or the balls: the statements' right
 sides (:mod:`theorems.statements.gradient.corollary3`) and Algorithm 5's checks
 (:func:`empirical.algorithms.sensitivity_checks`) both call these functions, so the two cannot drift apart.
 Unchecked arithmetic on one temperature (and ``ε``): the public, checked and vectorised forms are
@@ -12,7 +12,7 @@ Unchecked arithmetic on one temperature (and ``ε``): the public, checked and ve
 
 from __future__ import annotations
 
-from theorems.engine.precision import F64
+from theorems.arithmetic.precision import F64
 
 
 def paper_bound(temperature, *, xp=F64):

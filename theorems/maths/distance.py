@@ -41,8 +41,8 @@ from typing import Any
 import numpy as np
 from scipy.stats import norm as _normal
 
-from theorems.engine.validation import (check_choice, check_integer, check_mask, check_number, check_seed,
-                                        check_weights, check_work, float_resolution)
+from theorems.arithmetic.validation import (check_choice, check_integer, check_mask, check_number, check_seed,
+                                            check_weights, check_work, float_resolution)
 from theorems.errors import InvalidArgument
 from theorems.maths.batches import check_n, is_torch, like, to_numpy, top_n_mask, top_n_order
 
@@ -83,7 +83,7 @@ class Estimate:
 def _inputs(alpha, x, n, mask, *, need_x: bool = True, allow_unnormalised: bool = False, scores: bool = False):
     """Validated numpy views, the broadcast batch shape, the valid-key mask and ``n``.
 
-    ``alpha`` must lie on the simplex (see :func:`theorems.engine.validation.check_weights`) unless
+    ``alpha`` must lie on the simplex (see :func:`theorems.arithmetic.validation.check_weights`) unless
     ``allow_unnormalised``; logits passed by mistake are refused, not turned into a fake violation.
     ``scores``: any finite real ``alpha`` (only its order is used).
     """
@@ -142,7 +142,7 @@ def distance(alpha, x, n: int, *, reading: str = "sum", mask=None, allow_unnorma
 
     ``reading="sum"``: ``Σ_{i∉I_N} ‖α_i x_i − s‖`` [R]; ``reading="norm"``: ``‖Σ_{i∉I_N} α_i x_i − s‖``,
     with ``s = Σ_{j∈I_N} α_j x_j``. ``alpha`` must lie on the simplex (sum 1, entries ≥ 0, within
-    :data:`theorems.engine.validation.SIMPLEX_TOLERANCE`) unless ``allow_unnormalised=True``; the same holds
+    :data:`theorems.arithmetic.validation.SIMPLEX_TOLERANCE`) unless ``allow_unnormalised=True``; the same holds
     for every function of this module.
 
     >>> float(distance(np.array([0.5, 0.5]), np.array([[1.0], [-1.0]]), 1, reading="norm"))

@@ -25,12 +25,12 @@ from types import SimpleNamespace
 
 import numpy as np
 
+from theorems.arithmetic.precision import F64
+from theorems.arithmetic.tensors import is_torch
+from theorems.arithmetic.validation import (check_callable, check_integer, check_logits, check_mask, check_scale,
+                                            check_temperature)
 from theorems.errors import InvalidArgument, InvalidArgumentType
 from theorems.maths.normalisers import Normaliser
-from theorems.engine.precision import F64
-from theorems.engine.tensors import is_torch
-from theorems.engine.validation import (check_callable, check_integer, check_logits, check_mask, check_scale,
-                                 check_temperature)
 
 def _torch():
     """torch, imported on first use: the statements and the engine must not need it (a light core install)."""
@@ -44,7 +44,7 @@ def _torch():
 
 @functools.cache
 def _torch_backend() -> SimpleNamespace:
-    """The :class:`~theorems.engine.backend.Backend` of float64 torch tensors: every member is a torch operation,
+    """The :class:`~theorems.arithmetic.backend.Backend` of float64 torch tensors: every member is a torch operation,
     so that automatic differentiation runs through all of them."""
     torch = _torch()
     as_tensor = functools.partial(torch.as_tensor, dtype=torch.float64)
@@ -60,8 +60,8 @@ def _torch_backend() -> SimpleNamespace:
 
 
 def __getattr__(name: str):
-    # ``TORCH``: a float64 torch backend with every member of the Backend protocol (theorems.engine.backend), like
-    # :data:`theorems.engine.precision.F64`, so that a normaliser's ``F`` written against ``xp`` can be
+    # ``TORCH``: a float64 torch backend with every member of the Backend protocol (theorems.arithmetic.backend), like
+    # :data:`theorems.arithmetic.precision.F64`, so that a normaliser's ``F`` written against ``xp`` can be
     # differentiated by torch; built lazily so that importing this module does not import torch.
     if name == "TORCH":
         return _torch_backend()

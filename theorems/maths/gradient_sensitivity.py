@@ -23,13 +23,13 @@ import dataclasses
 
 import numpy as np
 
+from theorems.arithmetic.validation import (check_array, check_integer, check_logits, check_mask,
+                                            check_positive, check_scale, check_seed, check_shape, check_temperatures,
+                                            check_weights, check_work)
 from theorems.errors import InvalidArgument, InvalidArgumentType
-from theorems.maths.gradient import _as_numpy, _back, _softmax_weights
-from theorems.engine.validation import (check_array, check_integer, check_logits, check_mask,
-                                 check_positive, check_scale, check_seed, check_shape, check_temperatures,
-                                 check_weights, check_work)
 from theorems.maths import secular
 from theorems.maths.corollary3_bounds import finite_difference_bound, half_over_t
+from theorems.maths.gradient import _as_numpy, _back, _softmax_weights
 
 DIRECTION_SALT = 0x5E
 """Salt of the random directions' seed stream (see :func:`random_directions`)."""
@@ -61,7 +61,7 @@ def largest_eigenvalue(alpha: np.ndarray) -> np.ndarray:
     >>> float(largest_eigenvalue(np.array([0.5, 0.5, 0.0])))
     0.5
 
-    ``alpha`` must lie on the simplex (:func:`theorems.engine.validation.check_weights`): the secular
+    ``alpha`` must lie on the simplex (:func:`theorems.arithmetic.validation.check_weights`): the secular
     equation above uses ``Σ α_k = 1``, and any other vector would get a wrong eigenvalue.
     """
     return secular.bisection(check_weights(_as_numpy(alpha)[0], opt_out=False))

@@ -1,7 +1,7 @@
 """The attention normalisers the paper's statements quantify over, in float64 and in mpmath.
 
 Every normaliser maps logits ``[..., L]`` to weights ``[..., L]`` along the last axis, written
-once against the backend ``xp`` (:mod:`theorems.engine.precision`). Those of the paper's general form
+once against the backend ``xp`` (:mod:`theorems.arithmetic.precision`). Those of the paper's general form
 ``α_i = F(l_i) / Σ_j F(l_j)`` carry their ``F``, its derivative and its range on ``[−a, a]``.
 
 >>> import numpy as np
@@ -21,9 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from theorems.engine.precision import F64
-from theorems.engine.validation import (check_callable, check_integer, check_logits, check_number, check_positive,
-                                 check_temperature)
+from theorems.arithmetic.precision import F64
+from theorems.arithmetic.validation import (check_callable, check_integer, check_logits, check_number, check_positive,
+                                            check_temperature)
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
 
@@ -161,7 +161,7 @@ def _threshold_without_sort(logits, xp):
     a ``max`` of ``2^L − 1`` affine forms, which the ball backends enclose soundly where it is undecided.
     ``[..., 1]``
 
-    >>> from theorems.engine.precision import F64
+    >>> from theorems.arithmetic.precision import F64
     >>> float(_threshold_without_sort(np.array([1.0, 0.5, -3.0]), F64)[0])   # support {0, 1}: (1.5 − 1)/2
     0.25
     """

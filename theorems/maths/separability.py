@@ -33,8 +33,8 @@ import dataclasses
 
 import numpy as np
 
-from theorems.engine.validation import (check_array, check_integer, check_mask, check_number, check_parameter,
-                                        check_positive, check_seed, check_top_n, check_weights)
+from theorems.arithmetic.validation import (check_array, check_integer, check_mask, check_number, check_parameter,
+                                            check_positive, check_seed, check_top_n, check_weights)
 from theorems.errors import InvalidArgument
 from theorems.maths.batches import check_n, like, to_numpy, top_n_order
 
@@ -43,7 +43,7 @@ EXPONENTS = {"2M^2": 2.0, "16M^2": 16.0}
 
 
 def _weights(alpha, mask):
-    """Attention weights on the simplex (:func:`theorems.engine.validation.check_weights`) and the valid keys."""
+    """Attention weights on the simplex (:func:`theorems.arithmetic.validation.check_weights`) and the valid keys."""
     array = to_numpy(alpha, name="alpha")  # [..., L]
     valid = check_mask(mask, array.shape)
     if valid.size and valid.sum(axis=-1).min() < 1:

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from theorems.arithmetic.validation import check_choice, check_integer, check_number, check_positive, check_seed, check_work
 from theorems.errors import InvalidArgument
 from theorems.maths.spherical import min_pairwise_distances, uniform_sphere
-from theorems.engine.validation import check_choice, check_integer, check_number, check_positive, check_seed, check_work
 
 LAWS = ("uniform", "clustered", "antithetic")
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from theorems.engine.validation import check_array, check_generator, check_integer, check_positive, check_work
+from theorems.arithmetic.validation import check_array, check_generator, check_integer, check_positive, check_work
 
 
 def uniform_sphere(rng: np.random.Generator, *, length: int, dim: int, radius: float = 1.0) -> np.ndarray:

@@ -21,15 +21,15 @@ import mpmath
 import numpy as np
 
 from strategies import separability_instances
-from theorems.statements.vanishing import corollary1
-from theorems.statements.gradient import corollary3
-from theorems.statements.distance import theorem1
-from theorems.statements.separability import theorem2
-from theorems.statements.distance.corollary2 import confirm_expectation
+from theorems.arithmetic.precision import Ball, to_float
 from theorems.engine.derivation import Derivation, DerivationReport, Link, Term, describe_tightness, gate
 from theorems.maths.distance import subsets
 from theorems.maths.normalisers import softmax
-from theorems.engine.precision import Ball, to_float
+from theorems.statements.distance import theorem1
+from theorems.statements.distance.corollary2 import confirm_expectation
+from theorems.statements.gradient import corollary3
+from theorems.statements.separability import theorem2
+from theorems.statements.vanishing import corollary1
 
 # ----------------------------------------------------------------------------------------------
 # Lemma 1 -> Corollary 1 (elementwise over i; instances {q [d], keys [L, d], T})
@@ -88,7 +88,7 @@ def _corollary1(reading: str, bound: str) -> Derivation:
 def _centre(i, xp):
     """``(x̄ [d], ᾱ_N, 1 − ᾱ_N, d_1, ‖x̄‖, chosen [L], α [L])``."""
     alpha, chosen = theorem1.weights(i, xp), theorem1.selected(i)
-    mass, outside, d1, norm, _ = theorem1._fixed_parts(i, xp)
+    mass, outside, d1, norm, _ = theorem1.fixed_parts(i, xp)
     xbar = np.sum(alpha[chosen][:, None] * i["x"][chosen], axis=0) / mass
     return xbar, mass, outside, d1, norm, chosen, alpha
 

@@ -1,7 +1,7 @@
 """The search: find an instance that violates a statement, shrink it, certify it in ball arithmetic.
 
 A counterexample is reported only when the violation is *proved* for its instance: both sides are
-re-evaluated in arb ball arithmetic (:data:`theorems.engine.precision.ARB`, python-flint) and the ball of
+re-evaluated in arb ball arithmetic (:data:`theorems.arithmetic.precision.ARB`, python-flint) and the ball of
 ``lhs − rhs`` (``rhs − lhs`` for ``>=``) must lie strictly above 0. An undecided ball is retried at
 128, 256, 512 and 1024 bits; still undecided, the instance is a *candidate* when its float64 violation
 is far above rounding (:data:`CANDIDATE_MARGIN`; ``check`` then finds ``"candidate"``, which fails the
@@ -34,7 +34,7 @@ from theorems.engine.search.report import (FOUND, Candidate, Certificate, Counte
                                            SearchReport, Tightness, Verdict)
 from theorems.engine.search.run import investigate
 from theorems.engine.search.state import Search
-from theorems.engine.search.target import float_outcome as _float_outcome  # the name tests import
+from theorems.engine.search.target import float_outcome  # the name tests import
 from theorems.engine.search.verdicts import check, necessity, refute
 
 __all__ = [

@@ -8,9 +8,9 @@ theorems.errors.InvalidArgumentType: statement must be a Statement, not str 'lem
 
 from __future__ import annotations
 
+from theorems.arithmetic.validation import check_integer
 from theorems.engine.search.limits import MAX_EXAMPLES, SHRINK_EVALUATIONS
 from theorems.engine.statement import Statement
-from theorems.engine.validation import check_integer
 from theorems.errors import InvalidArgumentType
 
 

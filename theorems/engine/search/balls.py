@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from theorems.engine import precision, sides
-from theorems.engine.precision import ARB, BITS, F64, NoBallForm, Undecided, balls
+from theorems.arithmetic import precision
+from theorems.arithmetic.precision import ARB, BITS, F64, NoBallForm, Undecided, balls
+from theorems.engine import sides
 from theorems.engine.search.crosscheck import FloatSides, cross_check
 from theorems.engine.search.decide import decide
 from theorems.engine.search.report import Certificate
@@ -46,7 +47,7 @@ def certify(statement: Statement, instance: Instance, *, bits: tuple[int, ...] =
     """Prove or rule out the violation at ``instance`` in ball arithmetic, raising precision up to ``bits[-1]``.
 
     Raises :class:`IllDefined` when a side is ``nan`` (at every precision, and in float64 too),
-    ``inf − inf``, or raises an error other than :class:`~theorems.engine.precision.Undecided`; raises
+    ``inf − inf``, or raises an error other than :class:`~theorems.arithmetic.precision.Undecided`; raises
     :class:`~theorems.errors.EngineInconsistency` when a side's balls miss its float64 value by more than rounding
     (:func:`~theorems.engine.search.crosscheck.cross_check`, at every precision: no outcome rests on such balls).
 

@@ -12,8 +12,9 @@ from typing import Any
 
 import numpy as np
 
-from theorems.engine import precision, sides
-from theorems.engine.precision import F64, MP, lift
+from theorems.arithmetic import precision
+from theorems.arithmetic.precision import F64, MP, lift
+from theorems.engine import sides
 from theorems.engine.search.limits import CANDIDATE_MARGIN, HIGH_PRECISION_DIGITS
 from theorems.engine.search.report import Candidate
 from theorems.engine.sides import SideError

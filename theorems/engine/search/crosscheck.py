@@ -13,7 +13,7 @@ asked first: where the side runs on mpmath numbers, at :data:`HIGH_PRECISION_DIG
 side went through.
 
 >>> from theorems import STATEMENTS
->>> from theorems.engine.precision import Ball
+>>> from theorems.arithmetic.precision import Ball
 >>> statement = STATEMENTS["corollary1.own-key.upper"]
 >>> instance = {"q": np.array([1.0]), "keys": np.array([[0.0], [-2.0]]), "T": 1.0}
 >>> floats = FloatSides(statement, instance)
@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from theorems.engine import ballarray, precision
-from theorems.engine.precision import ARB, F64, MP, balls, lift
+from theorems.arithmetic import ballarray, precision
+from theorems.arithmetic.precision import ARB, F64, MP, balls, lift
 from theorems.engine.search.limits import CANDIDATE_MARGIN, HIGH_PRECISION_DIGITS
 from theorems.engine.sides import SideError
 from theorems.engine.statement import Instance, Statement, jsonable

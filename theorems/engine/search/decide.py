@@ -1,7 +1,7 @@
 """Reading the balls of both sides: whether the violation is proved, ruled out, or undecided at this precision.
 
 >>> from theorems import STATEMENTS
->>> from theorems.engine.precision import ARB, Ball
+>>> from theorems.arithmetic.precision import ARB, Ball
 >>> statement = STATEMENTS["lemma1.upper"]
 >>> with ARB.precision(128):
 ...     decide(statement, {}, {"lhs": np.array([Ball(1)]), "rhs": np.array([Ball(2)])}, 128, True, []).status
@@ -14,8 +14,9 @@ import dataclasses
 
 import numpy as np
 
-from theorems.engine import precision, sides
-from theorems.engine.precision import F64
+from theorems.arithmetic import precision
+from theorems.arithmetic.precision import F64
+from theorems.engine import sides
 from theorems.engine.search.report import Certificate, Counterexample
 from theorems.engine.statement import Instance, Statement, instance_size, jsonable
 from theorems.errors import IllDefined

@@ -48,7 +48,7 @@ def push(search: Search) -> tuple[Counterexample | IllDefined | None, str]:
     found: list[Counterexample | IllDefined] = []
 
     def score(instance: Instance) -> float:
-        return _score(search, instance, found)
+        return optimiser_score(search, instance, found)
 
     budget = optimiser.evaluations(settings().max_examples)  # the loaded profile's, not the statement's own count
     spent = optimiser.optimise(search.statement.instances, search.starts, score, evaluations=budget,
@@ -60,7 +60,7 @@ def push(search: Search) -> tuple[Counterexample | IllDefined | None, str]:
     return payload, f"Nelder–Mead over Hypothesis's float choices after a push to their edges, {spent} proposals"
 
 
-def _score(search: Search, instance: Instance, found: list) -> float:
+def optimiser_score(search: Search, instance: Instance, found: list) -> float:
     """The optimiser's objective at one proposal; a suspicious proposal is certified (until one is found), and
     one that balls show to be rounding scores as the worst: its float64 ratio is noise (both sides near 0, or
     cancelling), and climbing it would spend the budget on certifications of noise."""

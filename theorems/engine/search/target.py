@@ -14,8 +14,8 @@ from typing import NamedTuple
 import numpy as np
 from hypothesis import target
 
+from theorems.arithmetic.precision import F64
 from theorems.engine import sides
-from theorems.engine.precision import F64
 from theorems.engine.sides import SideError
 from theorems.engine.statement import Instance, Statement
 

@@ -21,10 +21,10 @@ import math
 import numpy as np
 
 from strategies.distance import distance_instances, long_context_instances
-from theorems.maths.distance import EXACT_LIMIT, expected_distance
-from theorems.engine.precision import F64
+from theorems.arithmetic.precision import F64
 from theorems.engine.search import Counterexample, confirm_in_high_precision
 from theorems.engine.statement import Hypothesis, Statement
+from theorems.maths.distance import EXACT_LIMIT, expected_distance
 from theorems.statements.distance.theorem1 import RANDOM_HYPOTHESES, expectation, rescaled_mass, weights
 
 CONFIRM_RUNS = ((2_000, 1), (8_000, 2))

@@ -29,9 +29,9 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from strategies.distance import distance_instances
+from theorems.engine.statement import Hypothesis, Statement
 from theorems.maths.batches import top_n_mask
 from theorems.maths.distance import EXACT_LIMIT, expected_distance, subsets
-from theorems.engine.statement import Hypothesis, Statement
 
 # --------------------------------------------------------------------------- sides (one instance, any xp)
 
@@ -64,7 +64,7 @@ def true_distance(reading: str):
     return side
 
 
-def _fixed_parts(i, xp):
+def fixed_parts(i, xp):
     alpha, chosen, x = weights(i, xp), selected(i), i["x"]
     mass = np.sum(alpha[chosen])
     # 1 − ᾱ_N, written as (1 − Σα) + Σ_{i∉I_N} α_i: exactly 0 at N = L, where 1 − Σα would leave a rounding residue
@@ -77,7 +77,7 @@ def _fixed_parts(i, xp):
 
 def fixed_rhs(center: str):
     def side(i, xp):
-        mass, outside, d1, normalised, largest = _fixed_parts(i, xp)
+        mass, outside, d1, normalised, largest = fixed_parts(i, xp)
         c = normalised if center == "normalised" else largest
         if center == "corrected":
             return outside * d1 + xp.abs(outside - mass) * normalised
@@ -245,7 +245,7 @@ def rescaled_mass(i, xp):
     return np.sum(weights(i, xp) * xp.norm(i["x"]))
 
 
-def _plus(*terms):
+def plus_terms(*terms):
     """The sum of the sides ``terms``, offset by ``A = Σ‖α_i x_i‖``.
 
     Both sides of a random-selection statement carry the same offset ``A``: the relation is
@@ -265,24 +265,24 @@ def _nine_tenths_of_expectation(i, xp):
 RANDOM = (
     _random("residual-sign", "The residual is non-negative: E[d̃] ≥ main sum",
             "E[d̃] ≥ ((L − N)/L)·Σ_i ‖(1 + N/(L−1))·α_i x_i − x̄‖,  x̄ = (N/(L−1))·Σ_j α_j x_j",
-            _plus(expectation), _plus(main_sum), ">=", "holds",
+            plus_terms(expectation), plus_terms(main_sum), ">=", "holds",
             "Jensen: E‖a_i − Y_i‖ ≥ ‖a_i − E Y_i‖ for the selected sum Y_i given i ∉ I_N"),
     _random("main-sum-exact", "The expectation equals its main sum (ε = 0)",
             "E[d̃] ≤ ((L − N)/L)·Σ_i ‖(1 + N/(L−1))·α_i x_i − x̄‖",
-            _plus(expectation), _plus(main_sum), "<=", "refuted",
+            plus_terms(expectation), plus_terms(main_sum), "<=", "refuted",
             "the Jensen gap is positive as soon as the selected sum Y_i is random (L ≥ 3, 1 ≤ N ≤ L − 2)"),
     _random("residual-bound", "The residual is at most the variance bound",
             "E[d̃] ≤ main + ((L − N)/L)·Σ_i √Var_i",
-            _plus(expectation), _plus(main_sum, jensen_bound), "<=", "holds",
+            plus_terms(expectation), plus_terms(main_sum, jensen_bound), "<=", "holds",
             "E‖a_i − Y_i‖ − ‖a_i − E Y_i‖ ≤ E‖Y_i − E Y_i‖ ≤ √Var_i (triangle inequality, Cauchy–Schwarz)"),
     _random("residual-small", "The residual is small (≤ 10% of E[d̃]) when the weights are not concentrated",
             "ε = E[d̃] − main ≤ 0.1·E[d̃], i.e. 0.9·E[d̃] ≤ main, whenever 1/Σα_i² ≥ L/2",
-            _plus(_nine_tenths_of_expectation), _plus(main_sum), "<=", "refuted",
+            plus_terms(_nine_tenths_of_expectation), plus_terms(main_sum), "<=", "refuted",
             "with spread weights the selected sum Y_i still fluctuates by ~ its mean; N = 1, L = 3 already gives ε/E[d̃] > 0.1",
             instances=distance_instances(max_length=6, bound=0.3, min_effective_fraction=0.5), max_examples=50),
     _random("residual-effective-number", "The residual shrinks with the effective number of tokens (absolute bound)",
             "E[d̃] ≤ main + max_j‖x_j‖·(L − N)·√(N(m − N)/(m(m − 1)))·‖α‖₂,  m = L − 1",
-            _plus(expectation), _plus(main_sum, effective_number_bound), "<=", "holds",
+            plus_terms(expectation), plus_terms(main_sum, effective_number_bound), "<=", "holds",
             "Σ_{j≠i}‖a_j‖² ≤ R²‖α‖₂² in the variance bound; ‖α‖₂ = 1/√(effective number)"),
 )
 

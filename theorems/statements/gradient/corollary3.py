@@ -25,7 +25,7 @@ from strategies import log_uniform, logits, temperatures
 from theorems.engine.boxes import below_zero
 from theorems.engine.statement import Hypothesis, Statement
 from theorems.maths.corollary3_bounds import (finite_difference_bound, half_over_t, paper_bound, quarter_over_t,
-                                             root2_over_4t)
+                                              root2_over_4t)
 
 MAX_EXAMPLES = 150
 """Examples per statement in ``check``: each takes well under a second."""
@@ -99,7 +99,7 @@ def _entry(i, xp):
     return xp.max(xp.abs(entries))
 
 
-def _finite_difference(i, xp):
+def finite_difference_side(i, xp):
     v = i["v"] / xp.norm(i["v"])
     change = weights(i["logits"] + i["eps"] * v, i["T"], xp) - weights(i["logits"], i["T"], xp)
     return xp.norm(change) / i["eps"]
@@ -212,7 +212,7 @@ def _reading_statements(reading: str) -> tuple[Statement, Statement]:
 _FD_PROVE = {"logits": [(-5.0, 5.0), (0.0, 0.0)], "T": 1.0, "eps": 1.0, "v": np.array([1.0, -1.0])}
 """The default proof domain of the finite difference: ``L = 2``, ``v = e_1 − e_2`` (where the supremum is
 reached), ``ε = T = 1``, ``l_1 − l_2 ∈ [−5, 5]`` (the sides are invariant under shifts of the logits)."""
-_FD_COMMON = dict(paper_ref="Corollary 3 and Algorithm 5 (Sec. 4, Fig. 4)", lhs=_finite_difference, relation="<=",
+_FD_COMMON = dict(paper_ref="Corollary 3 and Algorithm 5 (Sec. 4, Fig. 4)", lhs=finite_difference_side, relation="<=",
                   instances=instances(finite_difference=True), hypotheses=(SOFTMAX,), max_examples=100)
 FINITE_DIFFERENCE = Statement(
     id="corollary3.finite-difference", title="Finite-difference sensitivity g(T, ε) below min{1/(4T), √2}",

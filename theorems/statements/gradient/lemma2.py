@@ -21,9 +21,9 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from strategies import logits, normalisers
+from theorems.engine.statement import Hypothesis, Statement
 from theorems.maths.gradient import normaliser_jacobian
 from theorems.maths.normalisers import general
-from theorems.engine.statement import Hypothesis, Statement
 
 
 def square(*, floor: float = 0.0):
@@ -52,14 +52,14 @@ def _lhs(i, xp):
     return xp.spectral_norm(normaliser_jacobian(i["normaliser"], i["logits"], xp=xp))
 
 
-def _parts(i, xp):
+def lemma2_parts(i, xp):
     normaliser, l = i["normaliser"], i["logits"]
     F, dF = normaliser.F(l, len(l), xp), normaliser.dF(l, len(l), xp)  # [L], [L]
     return F, dF, F / np.sum(F)
 
 
 def _rhs(i, xp):
-    F, dF, alpha = _parts(i, xp)
+    F, dF, alpha = lemma2_parts(i, xp)
     smallest = np.min(F)
     if smallest == 0:  # F_j = 0: the bound is +inf (and 1/0 would raise in mpmath)
         return xp.number("inf")

@@ -26,13 +26,13 @@ import dataclasses
 import numpy as np
 
 from strategies import separability_instances
-from theorems.maths.batches import top_n_order
-from theorems.maths.separability_sampling import sample_configurations
-from theorems.engine.precision import F64, to_float
+from theorems.arithmetic.precision import F64, to_float
 from theorems.engine.search import Counterexample
-from theorems.maths.separability import (EXPONENTS, hoeffding_halfwidth, separability_lower_bound, separability_upper_bound,
-                                   separable_count, xi_squared)
 from theorems.engine.statement import Hypothesis, Statement
+from theorems.maths.batches import top_n_order
+from theorems.maths.separability import (EXPONENTS, hoeffding_halfwidth, separability_lower_bound, separability_upper_bound,
+                                         separable_count, xi_squared)
+from theorems.maths.separability_sampling import sample_configurations
 
 SEARCH_SAMPLES = 400
 """Configurations per Monte Carlo estimate during the search (fast; noise is settled by confirmation)."""
@@ -79,7 +79,7 @@ RANGES = {inner_product_estimator: 2.0}
 """Width of the range of one sample's value, per estimator (1 when absent)."""
 
 
-def _selected(i):
+def selected_indices(i):
     alpha = to_float(i["alpha"])                                         # I_N, ties to the lower index
     return top_n_order(alpha, np.ones(alpha.shape, dtype=bool), int(i["n"]))
 
@@ -87,7 +87,7 @@ def _selected(i):
 def second_moment_estimator(i, samples, seed):
     """``E‖s − α_i x_i‖²/M²`` for each ``i ∈ I_N`` (top-n order); each value lies in ``[0, 1]``."""
     x = _embeddings(i, samples, seed) / i["M"]                            # [S, L, d]
-    chosen = _selected(i)
+    chosen = selected_indices(i)
     scaled = i["alpha"][chosen, None] * x[:, chosen]                      # [S, n, d]
     rest = scaled.sum(axis=1, keepdims=True) - scaled                     # s − α_i x_i  [S, n, d]
     squared = np.sum(rest * rest, axis=-1)                                # [S, n]
@@ -166,7 +166,7 @@ def _upper_any_precision(exponent):
     """The upper bound written against ``xp`` (float64 or mpmath), for the deterministic floor statements."""
     def side(i, xp):
         M, r = i["M"], i["r"]
-        squared = xi_squared(i["alpha"][_selected(i)], M=M, delta=i["delta"])
+        squared = xi_squared(i["alpha"][selected_indices(i)], M=M, delta=i["delta"])
         spread = xp.sqrt(np.maximum(squared, 0 * squared))                 # ξ_i  [n]
         gap = spread - r
         return np.sum(xp.exp(-gap * gap / (xp.number(EXPONENTS[exponent]) * M * M))) / i["n"]
@@ -186,7 +186,7 @@ def corrected_upper(i, xp):
     moves by at most ``2Mα_j`` when ``x_j`` does; ``m_i ≤ E X_i`` because ``X_i ≤ M·Σα_j`` gives
     ``E X_i ≥ E X_i²/(M·Σα_j) = M·Σα_j²/Σα_j`` (``E X_i² = M²Σα_j²`` under Assumption 1).
     """
-    alpha = np.asarray(i["alpha"], dtype=float)[_selected(i)]              # [n]
+    alpha = np.asarray(i["alpha"], dtype=float)[selected_indices(i)]              # [n]
     M, r = i["M"], i["r"]
     others = alpha.sum() - alpha                                           # Σ_{j≠i} α_j  [n]
     others_sq = np.maximum(np.sum(alpha * alpha) - alpha * alpha, 0.0)     # Σ_{j≠i} α_j²  [n]
@@ -284,7 +284,7 @@ CROSS_TERM = statistical(Statement(
 
 
 def _xi_squared_scaled(i, xp):
-    return xi_squared(np.asarray(i["alpha"], dtype=float)[_selected(i)], M=1.0, delta=i["delta"] / i["M"])
+    return xi_squared(np.asarray(i["alpha"], dtype=float)[selected_indices(i)], M=1.0, delta=i["delta"] / i["M"])
 
 
 SECOND_MOMENT = statistical(Statement(

@@ -14,9 +14,9 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from strategies import bounds, logits, normalisers
-from theorems.maths.normalisers import Normaliser, softmax
-from theorems.engine.precision import F64
+from theorems.arithmetic.precision import F64
 from theorems.engine.statement import Hypothesis, Statement
+from theorems.maths.normalisers import Normaliser, softmax
 
 
 def constants(normaliser: Normaliser, a, length: int, *, xp=F64):

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from theorems.engine.validation import check_text_file
+from theorems.arithmetic.validation import check_text_file
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
 FORMAT = "theorems.proof-certificate"

@@ -4,6 +4,6 @@ exact coverage check and its own proofs of the reductions the certificate claims
 prover's bounding code (``proof``, ``dual``, ``boxes``, ``ball``, ``ballarray``, ``ball_linalg``, ``precision``):
 ``tests/unit/test_checker_independence.py``. See ``docs/proofs.md``, "Re-checking a proof"."""
 
-from theorems.engine.checker.verify import REFINE, ProofCheck, verify_proof
+from theorems.checker.verify import REFINE, ProofCheck, verify_proof
 
 __all__ = ["REFINE", "ProofCheck", "verify_proof"]

@@ -1,10 +1,10 @@
 """One real number as a ball: the :class:`Ball` type, its sound comparisons and functions, and the errors of ball
 arithmetic (:class:`Undecided`, :class:`NoBallForm`).
 
-This is the bottom of the ball backend: :mod:`theorems.engine.ballarray` and :mod:`theorems.engine.ball_linalg`
-(numpy's and scipy's functions on arrays of balls) build on it, and :mod:`theorems.engine.precision` (the backends
+This is the bottom of the ball backend: :mod:`theorems.arithmetic.ballarray` and :mod:`theorems.arithmetic.ball_linalg`
+(numpy's and scipy's functions on arrays of balls) build on it, and :mod:`theorems.arithmetic.precision` (the backends
 ``F64``, ``MP``, ``ARB``, and the module the rest of the code imports) imports all three, so that importing it
-installs the ball forms. Every name here is importable from :mod:`theorems.engine.precision` as before.
+installs the ball forms. Every name here is importable from :mod:`theorems.arithmetic.precision` as before.
 
 >>> import flint
 >>> bool(Ball(flint.arb(1) / 3) * 3 <= 2)
@@ -25,7 +25,7 @@ import numpy as np
 from theorems.errors import InvalidArgument, InvalidArgumentType, NoBallForm, TheoremsError, Undecided
 
 _ARRAY_TYPE: list[type] = []
-"""The ball array type, :class:`theorems.engine.ballarray.BallArray`, registered by that module when it loads
+"""The ball array type, :class:`theorems.arithmetic.ballarray.BallArray`, registered by that module when it loads
 (:func:`use_array_type`): it builds on this module, so this module cannot import it without an import circle."""
 
 
@@ -36,7 +36,7 @@ def use_array_type(array_type: type) -> None:
 
 def _array_type() -> type:
     if not _ARRAY_TYPE:
-        raise TheoremsError("no ball array type: import theorems.engine.precision (the ball backend), which installs "
+        raise TheoremsError("no ball array type: import theorems.arithmetic.precision (the ball backend), which installs "
                            "it, before computing with balls")
     return _ARRAY_TYPE[0]
 
@@ -65,7 +65,7 @@ class Ball:
     __slots__ = ("arb",)
 
     def __init__(self, value: Any) -> None:
-        self.arb = value.arb if isinstance(value, Ball) else _arb(value)
+        self.arb = value.arb if isinstance(value, Ball) else to_arb(value)
 
     # arithmetic: every result is a Ball, so that comparisons stay sound all the way through a formula
     def __add__(self, other): return _operate(lambda a, b: a + b, self.arb, other)
@@ -78,14 +78,14 @@ class Ball:
     def __rtruediv__(self, other): return _operate(lambda a, b: b / a, self.arb, other)
     def __pow__(self, other): return _operate(_power, self.arb, other)
     def __rpow__(self, other): return _operate(lambda a, b: _power(b, a), self.arb, other)
-    def __neg__(self): return _ball(-self.arb)
+    def __neg__(self): return from_arb(-self.arb)
     def __pos__(self): return self
-    def __abs__(self): return _ball(abs(self.arb))
+    def __abs__(self): return from_arb(abs(self.arb))
 
     def _compare(self, other, name: str, certain, certainly_not) -> bool:
         if isinstance(other, np.ndarray) and other.ndim:
             return NotImplemented
-        other = _arb(other)
+        other = to_arb(other)
         if certain(self.arb, other):
             return True
         if certainly_not(self.arb, other):
@@ -136,23 +136,23 @@ class Ball:
         return result[()] if isinstance(result, np.ndarray) and result.ndim == 0 else result
 
     # numpy's object loops call these methods by name (np.exp on an object array of balls)
-    def exp(self): return _ball(self.arb.exp())
-    def expm1(self): return _ball(self.arb.expm1())
-    def log(self): return _log(self)
-    def log1p(self): return _ball(self.arb.log1p()) if not (self.arb + 1).is_zero() else _ball(flint.arb.neg_inf())
-    def log2(self): return _ball(_arb(_log(self)) / flint.arb(2).log())
-    def log10(self): return _ball(_arb(_log(self)) / flint.arb(10).log())
-    def sqrt(self): return _sqrt(self)
-    def sin(self): return _ball(_sin(self.arb))
-    def cos(self): return _ball(_cos(self.arb))
-    def tan(self): return _ball(self.arb.tan())
-    def tanh(self): return _ball(self.arb.tanh())
-    def sinh(self): return _ball(_hyperbolic(self.arb, flint.arb.sinh, -1))
-    def cosh(self): return _ball(_hyperbolic(self.arb, flint.arb.cosh, 1))
-    def arctan(self): return _ball(self.arb.atan())
-    def arcsin(self): return _ball(self.arb.asin())
-    def arccos(self): return _ball(self.arb.acos())
-    def arcsinh(self): return _ball(self.arb.asinh())
+    def exp(self): return from_arb(self.arb.exp())
+    def expm1(self): return from_arb(self.arb.expm1())
+    def log(self): return ball_log(self)
+    def log1p(self): return from_arb(self.arb.log1p()) if not (self.arb + 1).is_zero() else from_arb(flint.arb.neg_inf())
+    def log2(self): return from_arb(to_arb(ball_log(self)) / flint.arb(2).log())
+    def log10(self): return from_arb(to_arb(ball_log(self)) / flint.arb(10).log())
+    def sqrt(self): return ball_sqrt(self)
+    def sin(self): return from_arb(_sin(self.arb))
+    def cos(self): return from_arb(_cos(self.arb))
+    def tan(self): return from_arb(self.arb.tan())
+    def tanh(self): return from_arb(self.arb.tanh())
+    def sinh(self): return from_arb(_hyperbolic(self.arb, flint.arb.sinh, -1))
+    def cosh(self): return from_arb(_hyperbolic(self.arb, flint.arb.cosh, 1))
+    def arctan(self): return from_arb(self.arb.atan())
+    def arcsin(self): return from_arb(self.arb.asin())
+    def arccos(self): return from_arb(self.arb.acos())
+    def arcsinh(self): return from_arb(self.arb.asinh())
     def conjugate(self): return self
 
     def __repr__(self) -> str:
@@ -178,10 +178,10 @@ def _operate(operation, mine, other):
     if isinstance(other, np.ndarray) and other.ndim:
         return NotImplemented
     try:
-        theirs = _arb(other)
+        theirs = to_arb(other)
     except TypeError:
         return NotImplemented
-    return _ball(operation(mine, theirs))
+    return from_arb(operation(mine, theirs))
 
 
 def _power(base, exponent):
@@ -273,7 +273,7 @@ def _outward(bound, direction: float) -> float:
     return float(np.nextafter(value, direction)) if np.isfinite(value) else value
 
 
-def _arb(value: Any):
+def to_arb(value: Any):
     if isinstance(value, Ball):
         return value.arb
     if isinstance(value, flint.arb):
@@ -285,13 +285,13 @@ def _arb(value: Any):
     if isinstance(value, (float, np.floating)):
         return _constant(value)
     if isinstance(value, str):
-        return _arb(float(value)) if value.strip().lower() in ("inf", "+inf", "-inf", "nan") else flint.arb(value)
+        return to_arb(float(value)) if value.strip().lower() in ("inf", "+inf", "-inf", "nan") else flint.arb(value)
     if isinstance(value, np.ndarray) and value.ndim == 0:
-        return _arb(value.item())
+        return to_arb(value.item())
     raise InvalidArgumentType(f"cannot make a ball of {type(value).__name__} {value!r}")
 
 
-def _exact(value: float):
+def exact_ball(value: float):
     """A float64 as the exact ball of its binary value (instance values: every double is a dyadic rational)."""
     value = float(value)
     if value != value:
@@ -322,21 +322,21 @@ def _ulp(value) -> float:
 @functools.lru_cache(maxsize=4096)
 def _constant_of(value: float, spacing: float | None):
     if value != value or value in (np.inf, -np.inf) or value == 0:
-        return _exact(value)
+        return exact_ball(value)
     if decimal.Decimal(repr(value)) == decimal.Decimal(value):
         return flint.arb(value)
     return flint.arb(value, spacing if spacing is not None else _ulp(value))
 
 
-def _ball(value) -> Ball:
+def from_arb(value) -> Ball:
     ball = Ball.__new__(Ball)
     ball.arb = value
     return ball
 
 
-def _ball_function(name: str):
+def ball_ufunc(name: str):
     method = _ARB_FUNCTIONS.get(name) or getattr(flint.arb, name)
-    return np.frompyfunc(lambda x: _ball(method(_arb(x))), 1, 1)
+    return np.frompyfunc(lambda x: from_arb(method(to_arb(x))), 1, 1)
 
 
 def _no_limit_at_infinity(function):
@@ -363,33 +363,33 @@ def _hyperbolic(value, function, sign: int):
     return result
 
 
-def _sqrt(x):
-    value = _arb(x)
+def ball_sqrt(x):
+    value = to_arb(x)
     if value.is_finite() and value.lower() < 0 < value.upper():
         # the square root of a ball straddling 0 is defined only if the exact value is >= 0: not known here
         raise Undecided(f"sqrt of {value}, which straddles 0, is undecided at {flint.ctx.prec} bits")
-    return _ball(value.sqrt())
+    return from_arb(value.sqrt())
 
 
-def _ball_norm(vector, axis=-1):
+def ball_norm(vector, axis=-1):
     # a sum of squares is >= 0 exactly, so only its nonnegative part matters (rounding may reach below 0)
     squares = np.sum(vector * vector, axis=axis)
-    return np.frompyfunc(lambda x: _ball(_arb(x).nonnegative_part().sqrt()), 1, 1)(squares)
+    return np.frompyfunc(lambda x: from_arb(to_arb(x).nonnegative_part().sqrt()), 1, 1)(squares)
 
 
-def _ball_max(values, axis=None):
+def ball_max(values, axis=None):
     """A sound maximum of balls: the ball holding the largest of the exact values, without deciding
     which element it is (``np.max`` would have to compare overlapping balls)."""
-    pairwise = np.frompyfunc(lambda a, b: _ball(_arb(a).max(_arb(b))), 2, 1)
+    pairwise = np.frompyfunc(lambda a, b: from_arb(to_arb(a).max(to_arb(b))), 2, 1)
     values = np.asarray(values, dtype=object)
     return pairwise.reduce(values.ravel() if axis is None else values, axis=0 if axis is None else axis)
 
 
-def _log(x):
-    value = _arb(x)
+def ball_log(x):
+    value = to_arb(x)
     if value.is_zero():  # arb's log(0) is nan; the formula means -inf
-        return _ball(flint.arb.neg_inf())
-    return _ball(value.log())
+        return from_arb(flint.arb.neg_inf())
+    return from_arb(value.log())
 
 
 _NOTES: list[list[str]] = []
@@ -406,13 +406,13 @@ def enclosure_notes():
         _NOTES.pop()
 
 
-def _root_of_squares(values) -> "flint.arb":
+def root_of_squares(values) -> "flint.arb":
     """``√(Σ x²)`` of arb balls; the sum is >= 0 exactly, so only its nonnegative part is kept (a ball of
     squares straddling 0 after rounding would otherwise give ``nan``)."""
     return sum((x * x for x in values), flint.arb(0)).nonnegative_part().sqrt()
 
 
-def _ball_spectral_norm(matrix) -> Ball:
+def ball_spectral_norm(matrix) -> Ball:
     """A certified enclosure of the largest singular value of a matrix of balls.
 
     Lower end: ``‖Jv‖/‖v‖`` for the float64 top right singular vector ``v`` (any nonzero ``v`` gives
@@ -424,15 +424,15 @@ def _ball_spectral_norm(matrix) -> Ball:
     if matrix.ndim != 2 or matrix.size == 0:
         raise InvalidArgument(f"spectral_norm needs a non-empty matrix, got shape {matrix.shape}")
     approx = np.asarray([[midpoint(x) for x in row] for row in matrix], dtype=float)
-    entries = [[_arb(x) for x in row] for row in matrix]
+    entries = [[to_arb(x) for x in row] for row in matrix]
     if not np.all(np.isfinite(approx)):
-        return _ball(flint.arb.nan())
+        return from_arb(flint.arb.nan())
     _, _, vt = np.linalg.svd(approx)
     v = [flint.arb(float(x)) for x in vt[0]]
-    norm_v = _root_of_squares(v)
+    norm_v = root_of_squares(v)
     image = [sum((row[j] * v[j] for j in range(len(v))), flint.arb(0)) for row in entries]
-    lower = _root_of_squares(image) / norm_v if not norm_v.is_zero() else flint.arb(0)
-    frobenius = _root_of_squares([x for row in entries for x in row])
+    lower = root_of_squares(image) / norm_v if not norm_v.is_zero() else flint.arb(0)
+    frobenius = root_of_squares([x for row in entries for x in row])
     one = functools.reduce(flint.arb.max, (sum((abs(row[j]) for row in entries), flint.arb(0))
                                            for j in range(len(entries[0]))))
     infinity = functools.reduce(flint.arb.max, (sum((abs(x) for x in row), flint.arb(0)) for row in entries))
@@ -441,4 +441,4 @@ def _ball_spectral_norm(matrix) -> Ball:
         _NOTES[-1].append("spectral norm enclosed in balls between ‖Jv‖/‖v‖ (v: float64 top singular vector; "
                           "a lower bound) and min(‖J‖_F, √(‖J‖_1‖J‖_∞)) (an upper bound)")
     # the hull of [lower.lower, upper]: every number in it is at most the true norm's upper bound
-    return _ball(lower.lower().union(upper))
+    return from_arb(lower.lower().union(upper))

@@ -1,14 +1,14 @@
 """What an arithmetic backend ``xp`` must provide: the :class:`Backend` protocol.
 
 A statement's sides and a normaliser's ``F`` are written once against ``xp`` and evaluated with every backend:
-:data:`~theorems.engine.precision.F64` (the search), :data:`~theorems.engine.precision.MP` (cross-checks),
-:data:`~theorems.engine.precision.ARB` (the certification), :data:`~theorems.engine.dual.DUAL` (proofs on a box)
+:data:`~theorems.arithmetic.precision.F64` (the search), :data:`~theorems.arithmetic.precision.MP` (cross-checks),
+:data:`~theorems.arithmetic.precision.ARB` (the certification), :data:`~theorems.arithmetic.dual.DUAL` (proofs on a box)
 and :data:`~theorems.maths.gradient.TORCH` (automatic differentiation). The members below are exactly those the
 code calls on ``xp`` (``xp.<name>`` in ``theorems/statements``, ``theorems/maths`` and the engine's sides and
 certifier); everything else a side computes goes through numpy on the backend's arrays. ``pi`` is on every
 backend too but no side uses it, so it is not part of the protocol.
 
->>> from theorems.engine.precision import ARB, F64, MP
+>>> from theorems.arithmetic.precision import ARB, F64, MP
 >>> all(isinstance(xp, Backend) for xp in (F64, MP, ARB))
 True
 >>> missing(object())[:3]

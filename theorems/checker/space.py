@@ -1,5 +1,5 @@
-"""``JET``: the checker's backend ``xp`` (the :class:`~theorems.engine.backend.Backend` protocol) over
-:class:`~theorems.engine.checker.jet.Jet` values, and :class:`JetArray`, the instance arrays whose ``np.maximum``,
+"""``JET``: the checker's backend ``xp`` (the :class:`~theorems.arithmetic.backend.Backend` protocol) over
+:class:`~theorems.checker.jet.Jet` values, and :class:`JetArray`, the instance arrays whose ``np.maximum``,
 ``np.minimum`` (so ``np.max``) are the sound jet ``max``.
 
 A side written once against ``xp`` runs here unchanged: numpy's ``+ - * / **``, ``sum``, ``cumsum``, ``outer``,
@@ -7,7 +7,7 @@ A side written once against ``xp`` runs here unchanged: numpy's ``+ - * / **``, 
 ``np.linalg`` and ``scipy.special`` do not (the box is then rejected, naming the function).
 
 >>> from fractions import Fraction
->>> from theorems.engine.checker.jet import Box, on_box
+>>> from theorems.checker.jet import Box, on_box
 >>> with on_box(Box([Fraction(0)] * 2, [Fraction(1)] * 2)) as (x, y):
 ...     n = JET.norm(np.array([x + 3, y + 4], dtype=object))
 >>> 5 <= n.lo and n.hi < 6.41          # exact: [5, √(4² + 5²)] = [5, 6.403...]
@@ -22,7 +22,7 @@ from types import SimpleNamespace
 import flint
 import numpy as np
 
-from theorems.engine.checker.jet import BITS, Jet, NotHomogeneous, _hull_zero, _make, jet, maximum, maximum_of, minimum
+from theorems.checker.jet import BITS, Jet, NotHomogeneous, hull_zero, make_jet, jet, maximum, maximum_of, minimum
 from theorems.errors import InvalidArgument
 
 
@@ -111,7 +111,7 @@ def _norm(entries) -> Jet:
     centre = squares.c.nonnegative_part().sqrt()
     bound = [_root_sum_squares([x.g[k] for x in entries]) for k in range(len(entries[0].g))]
     bound_c = [_root_sum_squares([x.d[k] for x in entries]) for k in range(len(entries[0].d))]
-    return _make(centre, bound_c, value, tuple(bound), None, degree)
+    return make_jet(centre, bound_c, value, tuple(bound), None, degree)
 
 
 def _root_sum_squares(values):
@@ -120,7 +120,7 @@ def _root_sum_squares(values):
     for v in values:
         top = v.abs_upper()
         total += top * top
-    return _hull_zero(total.sqrt())
+    return hull_zero(total.sqrt())
 
 
 def spectral_norm(matrix) -> Jet:
@@ -141,7 +141,7 @@ def spectral_norm(matrix) -> Jet:
     flat = [x for row in entries for x in row]
     bound = tuple(_root_sum_squares([x.g[k] for x in flat]) for k in range(n))
     bound_c = tuple(_root_sum_squares([x.d[k] for x in flat]) for k in range(n))
-    return _make(centre, bound_c, (value.lower(), value.upper()), bound, None, degrees.pop())
+    return make_jet(centre, bound_c, (value.lower(), value.upper()), bound, None, degrees.pop())
 
 
 def _sigma_one(balls):

@@ -10,14 +10,15 @@ import sys
 import time
 from pathlib import Path
 
+from theorems.arithmetic.validation import check_output_path
+from theorems.catalogue import STATEMENTS, select
+from theorems.checker import REFINE, verify_proof
 from theorems.engine import ledger, profiles
 from theorems.engine.proof import prove
 from theorems.engine.proof_certificate import checked_if_small
-from theorems.engine.catalogue import STATEMENTS, select
-from theorems.engine.checker import REFINE, verify_proof
 from theorems.engine.search import MAX_EXAMPLES, check
-from theorems.engine.validation import check_output_path
 from theorems.errors import InvalidArgument, TheoremsError
+from theorems.statements.proofs import gate_all, ledger_section  # an entry point: above the statements
 
 EPILOG = """examples:
   python -m theorems list
@@ -171,7 +172,6 @@ def _ledger(args, parser) -> int:
     entries = ledger.collect(STATEMENTS.values(), max_examples=args.max_examples, seed=args.seed,
                              progress=lambda sid: print(f"checking {sid} ...", file=sys.stderr, flush=True),
                              search_progress=_progress)
-    from theorems.statements.proofs import gate_all, ledger_section  # the statements' floor: loaded when asked
 
     ids = [e.statement.id for e in entries]
     proofs = gate_all(ids, max_examples=args.max_examples, seed=args.seed)  # gated once for both renderings
@@ -215,7 +215,7 @@ def _box_progress():
 
 def _user_statement(module: str, path: str):
     """The module-level Statement of ``module`` (a dotted name or a ``.py`` file) that the certificate names."""
-    from theorems.engine.checker.certificate import read
+    from theorems.checker.certificate import read
     from theorems.engine.statement import Statement
 
     wanted = read(path).statement_id

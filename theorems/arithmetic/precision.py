@@ -5,15 +5,15 @@ search), :data:`ARB` (numpy object arrays of :class:`Ball` values, python-flint'
 certification, where every result is a ball that provably contains the exact value) or :data:`MP`
 (object arrays of mpmath numbers, kept for cross-checks). Only the operations below are used on
 ``xp`` (``exp log sqrt tanh expm1 sin cos abs norm max spectral_norm number precision``, the
-:class:`~theorems.engine.backend.Backend` protocol, and ``pi``; ``xp.max`` is
+:class:`~theorems.arithmetic.backend.Backend` protocol, and ``pi``; ``xp.max`` is
 ``np.max`` except on balls, where it is a sound ball maximum); numpy's own
 ``+ - * / **``, ``sum``, ``max``, ``sort``, ``cumsum``, ``where`` and ``@`` work on object arrays.
 On balls, every comparison (and so ``max``, ``sort``, ``where(a > b, ...)``) is either certain or
 raises :class:`Undecided`, never a guess; a ball never becomes a float silently (:class:`NoBallForm`), a
 float constant from a side's code carries one ulp, and plain numpy, ``np.linalg`` and ``scipy.special`` run
-on ball arrays through :mod:`theorems.engine.ballarray` (``docs/soundness.md``).
+on ball arrays through :mod:`theorems.arithmetic.ballarray` (``docs/soundness.md``).
 
->>> from theorems.engine.precision import F64, MP, lift
+>>> from theorems.arithmetic.precision import F64, MP, lift
 >>> F64.exp(np.array([0.0]))[0]
 np.float64(1.0)
 >>> with MP.precision():
@@ -35,13 +35,13 @@ import flint
 import mpmath
 import numpy as np
 
-# The ball type lives in theorems.engine.ball (its errors in theorems.errors), the bottom of the ball backend; the numpy and scipy
+# The ball type lives in theorems.arithmetic.ball (its errors in theorems.errors), the bottom of the ball backend; the numpy and scipy
 # forms (ballarray, ball_linalg) build on it, and importing them here installs them, so that importing this module
 # (which the rest of the code does) is what makes numpy and scipy run on balls. The names stay importable from here.
-from theorems.engine.ball import (Ball, NoBallForm, Undecided, _arb, _ball, _ball_function, _ball_max,  # noqa: F401
-                                  _ball_norm, _ball_spectral_norm, _exact, _log, _root_of_squares, _sqrt,
-                                  enclosure_notes, escapes, midpoint)
-from theorems.engine.ballarray import BallArray  # noqa: F401 - importing it installs the numpy/scipy ball forms
+from theorems.arithmetic.ball import (Ball, NoBallForm, Undecided, to_arb, from_arb, ball_ufunc, ball_max,  # noqa: F401
+                                      ball_norm, ball_spectral_norm, exact_ball, ball_log, root_of_squares, ball_sqrt,
+                                      enclosure_notes, escapes, midpoint)
+from theorems.arithmetic.ballarray import BallArray  # noqa: F401 - importing it installs the numpy/scipy ball forms
 
 DIGITS = 50
 """Decimal digits of the mpmath backend (kept for cross-checks; certification uses :data:`ARB`)."""
@@ -115,29 +115,29 @@ class _Arb(SimpleNamespace):
 
     @property
     def pi(self) -> Ball:
-        return _ball(flint.arb.pi())
+        return from_arb(flint.arb.pi())
 
 
 ARB = _Arb(
     name="arb",
-    exp=_ball_function("exp"),
-    log=np.frompyfunc(_log, 1, 1),
-    sqrt=np.frompyfunc(_sqrt, 1, 1),
-    tanh=_ball_function("tanh"),
-    expm1=_ball_function("expm1"),
-    sin=_ball_function("sin"),
-    cos=_ball_function("cos"),
+    exp=ball_ufunc("exp"),
+    log=np.frompyfunc(ball_log, 1, 1),
+    sqrt=np.frompyfunc(ball_sqrt, 1, 1),
+    tanh=ball_ufunc("tanh"),
+    expm1=ball_ufunc("expm1"),
+    sin=ball_ufunc("sin"),
+    cos=ball_ufunc("cos"),
     abs=np.abs,
-    spectral_norm=_ball_spectral_norm,
+    spectral_norm=ball_spectral_norm,
     number=Ball,
-    precision=lambda bits=START_BITS: _bits(bits),
+    precision=lambda bits=START_BITS: working_bits(bits),
 )
-ARB.norm = _ball_norm
-ARB.max = _ball_max
+ARB.norm = ball_norm
+ARB.max = ball_max
 
 
 @contextlib.contextmanager
-def _bits(bits: int):
+def working_bits(bits: int):
     saved = flint.ctx.prec
     flint.ctx.prec = int(bits)
     try:
@@ -155,7 +155,7 @@ def balls(value: Any) -> Any:
     >>> balls({"T": 0.1, "n": 2})["T"].arb.is_exact()
     True
     """
-    return _convert_floats(value, lambda x: _ball(_exact(x)), array=lambda a: a.view(BallArray))
+    return _convert_floats(value, lambda x: from_arb(exact_ball(x)), array=lambda a: a.view(BallArray))
 
 
 def lift(value: Any) -> Any:

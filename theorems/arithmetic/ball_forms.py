@@ -4,8 +4,8 @@ A *ball form* is the code that runs when a numpy or scipy function, a backend op
 balls (or, for proofs, duals); its *original* is the float64 function a side means. :func:`forms` lists them
 all, read from the tables the dispatch itself uses (``ballarray._SOUND`` and ``_NATIVE``, the reductions they
 allow, ``ballarray.SCIPY_FORMS``, ``ball_linalg.FUNCTIONS`` with ``VECTOR_NORMS`` and ``MATRIX_NORMS``, the
-``ARB`` and ``DUAL`` backends, the methods of :class:`~theorems.engine.ball.Ball` and
-:class:`~theorems.engine.dual.Dual` that numpy's object loops and Python's operators call, and ``dual._SOUND``),
+``ARB`` and ``DUAL`` backends, the methods of :class:`~theorems.arithmetic.ball.Ball` and
+:class:`~theorems.arithmetic.dual.Dual` that numpy's object loops and Python's operators call, and ``dual._SOUND``),
 so the list cannot drift from what runs. The differential tests (``tests/unit/test_ball_forms_*.py``) check
 every entry against its original, and a test fails when an entry has none; :func:`replaced` swaps one entry
 for a while (to show that a wrong form is caught).
@@ -29,9 +29,9 @@ from typing import Any
 
 import numpy as np
 
-from theorems.engine import ball_linalg, ballarray, dual
-from theorems.engine.ball import Ball
-from theorems.engine.precision import ARB, F64
+from theorems.arithmetic import ball_linalg, ballarray, dual
+from theorems.arithmetic.ball import Ball
+from theorems.arithmetic.precision import ARB, F64
 from theorems.errors import InvalidArgument
 
 _ABSENT = object()
@@ -80,7 +80,7 @@ def replaced(name: str, ball_form: Any) -> Iterator[Form]:
     """Within the block, ``ball_form`` runs in place of the entry ``name`` (restored on exit, also on error).
 
     >>> import flint
-    >>> from theorems.engine.precision import balls
+    >>> from theorems.arithmetic.precision import balls
     >>> with replaced("np.exp", np.frompyfunc(lambda x: -x.exp(), 1, 1)):
     ...     bool(np.exp(balls(np.array([0.0])))[0] < 0)
     True
@@ -203,7 +203,7 @@ def _methods(cls: type, family: str) -> list[Form]:
 
 def _ball_ufunc_methods() -> list[Form]:
     """The methods numpy's object loops call by name on a plain object array of balls (``np.exp`` calls
-    ``Ball.exp``); a :class:`~theorems.engine.ballarray.BallArray` goes through ``_SOUND`` instead."""
+    ``Ball.exp``); a :class:`~theorems.arithmetic.ballarray.BallArray` goes through ``_SOUND`` instead."""
     return [Form(f"Ball.{name}", "ball method", getattr(np, name), _on_object_array(getattr(np, name)), Ball, name)
             for name, value in vars(Ball).items()
             if callable(value) and not name.startswith("_") and isinstance(getattr(np, name, None), np.ufunc)]

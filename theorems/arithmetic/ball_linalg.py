@@ -1,12 +1,12 @@
 """``np.linalg`` on ball arrays: certified enclosures from python-flint's ``arb_mat``/``acb_mat``.
 
-:class:`~theorems.engine.ballarray.BallArray` routes ``np.linalg.norm``, ``eigvalsh``, ``eigvals``, ``det``,
+:class:`~theorems.arithmetic.ballarray.BallArray` routes ``np.linalg.norm``, ``eigvalsh``, ``eigvals``, ``det``,
 ``solve`` and ``inv`` here (NEP 18). Every result is a ball array holding the exact value; a result the
 working precision cannot pin down (eigenvalues that cannot be isolated, a matrix not provably invertible)
-raises :class:`~theorems.engine.precision.Undecided`, so that the certifier retries at a higher precision;
-a form not covered raises :class:`~theorems.engine.precision.NoBallForm`.
+raises :class:`~theorems.arithmetic.precision.Undecided`, so that the certifier retries at a higher precision;
+a form not covered raises :class:`~theorems.arithmetic.precision.NoBallForm`.
 
->>> from theorems.engine.precision import balls
+>>> from theorems.arithmetic.precision import balls
 >>> a = balls(np.array([[3.0, 0.0], [4.0, 0.0]]))
 >>> norm(a, 2).arb.contains(5), norm(a, "fro").arb.contains(5), norm(a[:, 0]).arb.contains(5)
 (True, True, True)
@@ -19,7 +19,7 @@ import functools
 import flint
 import numpy as np
 
-from theorems.engine.ball import NoBallForm, Undecided, _arb, _ball, _ball_spectral_norm
+from theorems.arithmetic.ball import NoBallForm, Undecided, to_arb, from_arb, ball_spectral_norm
 
 _DOC = "see docs/soundness.md"
 
@@ -31,7 +31,7 @@ def _entries(matrix) -> np.ndarray:
 
 def _balls(values, shape=None) -> np.ndarray:
     result = np.empty(len(values), dtype=object)
-    result[:] = [_ball(v) for v in values]
+    result[:] = [from_arb(v) for v in values]
     return result.reshape(shape) if shape is not None else result
 
 
@@ -39,7 +39,7 @@ def _arb_mat(matrix) -> "flint.arb_mat":
     matrix = _entries(matrix)
     if matrix.ndim != 2:
         raise NoBallForm(f"np.linalg on an array of shape {matrix.shape}", "only single matrices (2-D) have a ball form")
-    return flint.arb_mat([[_arb(x) for x in row] for row in matrix])
+    return flint.arb_mat([[to_arb(x) for x in row] for row in matrix])
 
 
 def _from_arb_mat(matrix: "flint.arb_mat") -> np.ndarray:
@@ -73,7 +73,7 @@ def eigvalsh(a, UPLO="L"):
     if entries.ndim != 2 or entries.shape[1] != n:
         raise NoBallForm(f"np.linalg.eigvalsh of an array of shape {entries.shape}", "only one square matrix")
     pick = (lambda i, j: entries[max(i, j), min(i, j)]) if UPLO == "L" else (lambda i, j: entries[min(i, j), max(i, j)])
-    symmetric = flint.arb_mat([[_arb(pick(i, j)) for j in range(n)] for i in range(n)])
+    symmetric = flint.arb_mat([[to_arb(pick(i, j)) for j in range(n)] for i in range(n)])
     return _balls(_symmetric_eigenvalues(symmetric))
 
 
@@ -113,7 +113,7 @@ def _numpys_order(enclosures: list, matrix: "flint.arb_mat") -> list[int]:
 
 
 def det(a):
-    return _ball(_arb_mat(a).det())
+    return from_arb(_arb_mat(a).det())
 
 
 def _checked(operation, name: str):
@@ -175,12 +175,12 @@ def _vector_norm(values: list, ord):
     return form(values, ord)
 
 
-def _spectral(matrix: "flint.arb_mat"):
+def arb_spectral_norm(matrix: "flint.arb_mat"):
     gram = matrix.transpose() * matrix
     try:
         largest = _symmetric_eigenvalues(gram)[-1]
     except Undecided:  # a rigorous, wider enclosure instead (Frobenius and √(‖J‖₁‖J‖∞) above, ‖Jv‖/‖v‖ below)
-        return _ball_spectral_norm(_from_arb_mat(matrix)).arb
+        return ball_spectral_norm(_from_arb_mat(matrix)).arb
     return _nonnegative_root(largest)
 
 
@@ -197,7 +197,7 @@ def _row_sums(matrix: "flint.arb_mat") -> list:
     return [sum((abs(x) for x in row), flint.arb(0)) for row in matrix.tolist()]
 
 
-MATRIX_NORMS = {None: _frobenius, "fro": _frobenius, 2: _spectral,
+MATRIX_NORMS = {None: _frobenius, "fro": _frobenius, 2: arb_spectral_norm,
                 1: lambda m: functools.reduce(flint.arb.max, _column_sums(m)),
                 -1: lambda m: functools.reduce(flint.arb.min, _column_sums(m)),
                 np.inf: lambda m: functools.reduce(flint.arb.max, _row_sums(m)),
@@ -229,7 +229,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
     outer = moved.shape[:len(rest)]
     flat = moved.reshape((-1,) + moved.shape[len(rest):])
     if len(axes) == 1:
-        values = [_vector_norm([_arb(v) for v in item], ord) for item in flat]
+        values = [_vector_norm([to_arb(v) for v in item], ord) for item in flat]
     elif len(axes) == 2:
         values = [_matrix_norm(_arb_mat(item), ord) for item in flat]
     else:
@@ -242,7 +242,7 @@ def norm(x, ord=None, axis=None, keepdims=False):
 
 
 def _numpys(function):
-    """numpy's own function, also when :mod:`theorems.engine.ballarray` has already wrapped it (this module is
+    """numpy's own function, also when :mod:`theorems.arithmetic.ballarray` has already wrapped it (this module is
     imported by ``ballarray`` before it installs the wrappers, but a reload would meet them)."""
     return function.__wrapped__ if hasattr(function, "__ball_form__") else function
 

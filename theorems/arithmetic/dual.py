@@ -15,7 +15,7 @@ exists) inside the enclosure; at a kink (``abs`` at 0, an undecided ``max``) the
 convex hull of the one-sided derivatives, which contains every derivative met along the segment.
 
 >>> import flint
->>> from theorems.engine.dual import DUAL, on_box
+>>> from theorems.arithmetic.dual import DUAL, on_box
 >>> with on_box([(flint.arb(0), flint.arb("0.1"))]) as (x,):
 ...     y = DUAL.exp(x) - x          # on [-0.1, 0.1]: plain intervals give [0.80, 1.21]
 >>> y.value.upper() < 1.011, y.gradient[0].lower() < 0 < y.gradient[0].upper()   # mean-value form: 1 ± 0.0105
@@ -32,9 +32,9 @@ from typing import Any
 import flint
 import numpy as np
 
-from theorems.engine.ball_linalg import _spectral as _arb_spectral_norm
-from theorems.engine.ballarray import wrap_object_arrays
-from theorems.engine.precision import Ball, Undecided, START_BITS, _bits, _root_of_squares
+from theorems.arithmetic.ball_linalg import arb_spectral_norm as _arb_spectral_norm
+from theorems.arithmetic.ballarray import wrap_object_arrays
+from theorems.arithmetic.precision import Ball, Undecided, START_BITS, working_bits, root_of_squares
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
 _RADII: list[tuple] = []
@@ -386,7 +386,7 @@ def spectral_norm(matrix) -> Dual:
     centre = _arb_spectral_norm(flint.arb_mat([[x.centre for x in row] for row in duals]))
     value = _arb_spectral_norm(flint.arb_mat([[x.value for x in row] for row in duals]))
     n = len(duals[0][0].gradient)
-    bounds = (_root_of_squares([x.gradient[k] for row in duals for x in row]) for k in range(n))
+    bounds = (root_of_squares([x.gradient[k] for row in duals for x in row]) for k in range(n))
     return Dual(centre, value, (_hull_zero(b) for b in bounds))
 
 
@@ -400,7 +400,7 @@ DUAL = _DualSpace(
     name="dual", exp=np.frompyfunc(exp, 1, 1), log=np.frompyfunc(log, 1, 1), sqrt=np.frompyfunc(sqrt, 1, 1),
     tanh=np.frompyfunc(tanh, 1, 1), expm1=np.frompyfunc(expm1, 1, 1), sin=np.frompyfunc(sin, 1, 1),
     cos=np.frompyfunc(cos, 1, 1), abs=np.abs, norm=norm, max=dual_max, spectral_norm=spectral_norm,
-    number=lambda x: _dual(x), precision=lambda bits=START_BITS: _bits(bits),
+    number=lambda x: _dual(x), precision=lambda bits=START_BITS: working_bits(bits),
 )
 """The backend ``xp`` of forward-mode evaluation on a box (the same operations as ``ARB``)."""
 

@@ -20,7 +20,7 @@ overestimate by ``O(width)``: a box around a point where a tight bound is attain
 undecided on the box has no second derivative there: its gradient is the hull of both sides' and ``H`` is None.
 
 ``deg`` (when the box is *graded*) is each quantity's degree of homogeneity in the scaled coordinates: the
-checker's proof that a statement is homogeneous (:mod:`theorems.engine.checker.reductions`).
+checker's proof that a statement is homogeneous (:mod:`theorems.checker.reductions`).
 
 >>> with on_box(Box([Fraction(-1, 10)], [Fraction(1, 10)])) as (x,):
 ...     y = (x.exp() - x)                    # 1 + x²/2 + ...: plain intervals give [0.80, 1.21]
@@ -79,7 +79,7 @@ class Box:
         self.lows, self.highs = tuple(lows), tuple(highs)
         self.n = n = len(self.lows)
         self.graded = graded
-        with _precision():
+        with jet_precision():
             centre = [_point(lo, hi) for lo, hi in zip(self.lows, self.highs)]
             self.centre = tuple(_fraction_arb(c) for c in centre)
             self.ends = tuple((_fraction_arb(lo - c).lower(), _fraction_arb(hi - c).upper())
@@ -106,7 +106,7 @@ class Box:
 
 
 @contextlib.contextmanager
-def _precision():
+def jet_precision():
     saved = flint.ctx.prec
     flint.ctx.prec = max(BITS, EXTRA_BITS[0])
     try:
@@ -140,7 +140,7 @@ def on_box(box: Box, degrees=None):
     """Within this block, jets (and the constants they meet) live on ``box``; yields its coordinate jets."""
     _BOXES.append(box)
     try:
-        with _precision():
+        with jet_precision():
             yield box.coordinates(degrees)
     finally:
         _BOXES.pop()
@@ -179,7 +179,7 @@ def _dot(xs, ys):
     return total
 
 
-def _make(c, d, ends, g, H, deg) -> "Jet":
+def make_jet(c, d, ends, g, H, deg) -> "Jet":
     """The jet of these parts; its value's exact ``ends`` (from the operation, by interval arithmetic on the ends
     of its arguments) met with the mean-value and Taylor forms."""
     box = _BOXES[-1]
@@ -262,7 +262,7 @@ def _square_arb(x):
     return flint.arb(0).union(top * top)
 
 
-def _hull_zero(x):
+def hull_zero(x):
     """``[−|x|, |x|]``: every ``s·x`` with ``s ∈ [−1, 1]``."""
     return flint.arb(0, x.abs_upper()) if x.is_finite() else x
 
@@ -283,7 +283,7 @@ class Jet:
         if other is None:
             return NotImplemented
         H = None if self.H is None or other.H is None else tuple(a + b for a, b in zip(self.H, other.H))
-        return _make(self.c + other.c, (a + b for a, b in zip(self.d, other.d)),
+        return make_jet(self.c + other.c, (a + b for a, b in zip(self.d, other.d)),
                      ((self.lo + other.lo).lower(), (self.hi + other.hi).upper()),
                      tuple(a + b for a, b in zip(self.g, other.g)), H, _degree(self, other, "a sum"))
 
@@ -316,7 +316,7 @@ class Jet:
             H = tuple(ah * b.v + a.v * bh + a.g[k] * b.g[m] + a.g[m] * b.g[k]
                       for ah, bh, (k, m) in zip(a.H, b.H, _BOXES[-1].pairs))
         deg = None if a.deg is None else a.deg + b.deg
-        return _make(a.c * b.c, (x * b.c + a.c * y for x, y in zip(a.d, b.d)), _times(a, b),
+        return make_jet(a.c * b.c, (x * b.c + a.c * y for x, y in zip(a.d, b.d)), _times(a, b),
                      tuple(x * b.v + a.v * y for x, y in zip(a.g, b.g)), H, deg)
 
     __rmul__ = __mul__
@@ -324,7 +324,7 @@ class Jet:
     def _square(self):
         a = self
         H = None if a.H is None else tuple(2 * (a.v * ah + a.g[k] * a.g[m]) for ah, (k, m) in zip(a.H, _BOXES[-1].pairs))
-        return _make(_square_arb(a.c), (2 * a.c * x for x in a.d), _squared(a), tuple(2 * a.v * x for x in a.g),
+        return make_jet(_square_arb(a.c), (2 * a.c * x for x in a.d), _squared(a), tuple(2 * a.v * x for x in a.g),
                      H, None if a.deg is None else 2 * a.deg)
 
     def __truediv__(self, other):
@@ -368,8 +368,8 @@ class Jet:
         if _CHOICES:
             return (self, -self)[_CHOICES[-1].choose(2)]
         HULLS[0] += 1
-        d = self.d if self.c.lower() >= 0 else tuple(-x for x in self.d) if self.c.upper() <= 0 else map(_hull_zero, self.d)
-        return _make(abs(self.c), d, (flint.arb(0), max(-self.lo, self.hi)), tuple(map(_hull_zero, self.g)), None,
+        d = self.d if self.c.lower() >= 0 else tuple(-x for x in self.d) if self.c.upper() <= 0 else map(hull_zero, self.d)
+        return make_jet(abs(self.c), d, (flint.arb(0), max(-self.lo, self.hi)), tuple(map(hull_zero, self.g)), None,
                      self.deg)
 
     # elementary functions (numpy's ufuncs call these methods on object arrays) ------------------------------
@@ -481,7 +481,7 @@ def _unary(a: Jet, f, f1, f2, deg, *, monotone: int = 0) -> Jet:
     if monotone:
         low, high = (f(a.lo), f(a.hi)) if monotone > 0 else (f(a.hi), f(a.lo))
         ends = (max(ends[0], low.lower()), min(ends[1], high.upper()))
-    return _make(centre, (slope_c * x for x in a.d), ends, tuple(slope * x for x in a.g), H, deg)
+    return make_jet(centre, (slope_c * x for x in a.d), ends, tuple(slope * x for x in a.g), H, deg)
 
 
 def constant(value, deg=None) -> Jet:
@@ -552,7 +552,7 @@ def maximum(a, b) -> Jet:
         return (a, b)[_CHOICES[-1].choose(2)]
     HULLS[0] += 1
     d = a.d if difference.c.lower() > 0 else b.d if difference.c.upper() < 0 else (x.union(y) for x, y in zip(a.d, b.d))
-    return _make(a.c.max(b.c), d, (max(a.lo, b.lo), max(a.hi, b.hi)), tuple(x.union(y) for x, y in zip(a.g, b.g)),
+    return make_jet(a.c.max(b.c), d, (max(a.lo, b.lo), max(a.hi, b.hi)), tuple(x.union(y) for x, y in zip(a.g, b.g)),
                  None, deg)
 
 

@@ -1,25 +1,25 @@
 """Ball arrays: numpy's and scipy's everyday functions on balls, soundly, or a :class:`NoBallForm` error.
 
-:func:`~theorems.engine.precision.balls` turns an instance's float arrays into :class:`BallArray` views
-of :class:`~theorems.engine.precision.Ball` objects, so that a side written with plain numpy runs in ball
+:func:`~theorems.arithmetic.precision.balls` turns an instance's float arrays into :class:`BallArray` views
+of :class:`~theorems.arithmetic.precision.Ball` objects, so that a side written with plain numpy runs in ball
 arithmetic through numpy's protocols (NEP 13 ``__array_ufunc__``, NEP 18 ``__array_function__``):
 
 - ufuncs: ``+ - * / **``, ``exp log sqrt expm1 log1p log2 log10 sin cos tan tanh sinh cosh arctan
   arcsin arccos arcsinh abs square reciprocal negative``; ``maximum``/``minimum`` (and so ``np.max``,
   ``np.min``, ``np.clip``) are sound ball maxima; comparisons and ``np.sort``/``argmax``/``where(a > b)``
-  are certain or raise :class:`~theorems.engine.precision.Undecided`; ``isfinite``/``isnan``/``isinf``;
+  are certain or raise :class:`~theorems.arithmetic.precision.Undecided`; ``isfinite``/``isnan``/``isinf``;
   ``logical_and``/``logical_or`` (truth values); scipy.special's ``expit``, ``log_expit``, ``logit``, ``xlogy``,
   ``entr``, ``rel_entr`` (so ``scipy.special.softmax``, ``log_softmax`` and ``logsumexp`` work too);
-- linear algebra (:mod:`theorems.engine.ball_linalg`): ``np.linalg.norm`` (vectors: any ``ord``;
+- linear algebra (:mod:`theorems.arithmetic.ball_linalg`): ``np.linalg.norm`` (vectors: any ``ord``;
   matrices: ``'fro'``, 1, 2, ∞), ``eigvalsh``, ``eigvals`` (of symmetric matrices), ``det``, ``solve``, ``inv``;
 - anything else that would turn a ball into a float (another ufunc, another ``np.linalg`` function)
-  raises :class:`~theorems.engine.precision.NoBallForm` naming it.
+  raises :class:`~theorems.arithmetic.precision.NoBallForm` naming it.
 
-:mod:`theorems.engine.ball_forms` lists every form with the float64 function it stands for (the differential tests
+:mod:`theorems.arithmetic.ball_forms` lists every form with the float64 function it stands for (the differential tests
 check each against it).
 
 >>> import scipy.special
->>> from theorems.engine.precision import balls
+>>> from theorems.arithmetic.precision import balls
 >>> p = scipy.special.softmax(balls(np.array([0.0, 1.0])))
 >>> type(p).__name__, p.sum().arb.contains(1)
 ('BallArray', True)
@@ -36,29 +36,29 @@ import functools
 import flint
 import numpy as np
 
-from theorems.engine import ball_linalg
-from theorems.engine.ball import Ball, NoBallForm, Undecided, _arb, _ball, _log, use_array_type
+from theorems.arithmetic import ball_linalg
+from theorems.arithmetic.ball import Ball, NoBallForm, Undecided, to_arb, from_arb, ball_log, use_array_type
 
-_maximum = np.frompyfunc(lambda a, b: _ball(_arb(a).max(_arb(b))), 2, 1)
-_minimum = np.frompyfunc(lambda a, b: _ball(_arb(a).min(_arb(b))), 2, 1)
+_maximum = np.frompyfunc(lambda a, b: from_arb(to_arb(a).max(to_arb(b))), 2, 1)
+_minimum = np.frompyfunc(lambda a, b: from_arb(to_arb(a).min(to_arb(b))), 2, 1)
 
 
 def _ignoring_nan(extremum):
     """``np.fmax``/``np.fmin``: the other argument where one is nan (the extremum of two balls otherwise)."""
     def apply(a, b):
-        a, b = _arb(a), _arb(b)
-        return _ball(b if a.is_nan() else a if b.is_nan() else extremum(a, b))
+        a, b = to_arb(a), to_arb(b)
+        return from_arb(b if a.is_nan() else a if b.is_nan() else extremum(a, b))
 
     return np.frompyfunc(apply, 2, 1)
 
 
 def _logaddexp(a, b):
     # max(a, b) + log1p(exp(-|a - b|)): the sum of exponentials would overflow arb's working range (e^1e300)
-    a, b = _arb(a), _arb(b)
+    a, b = to_arb(a), to_arb(b)
     top = a.max(b)
     if top.rad() == 0 and not top.is_finite() and not top.is_nan():
-        return _ball(top)  # both -inf (the sum is 0), or one is +inf
-    return _ball(top + (-abs(a - b)).exp().log1p())
+        return from_arb(top)  # both -inf (the sum is 0), or one is +inf
+    return from_arb(top + (-abs(a - b)).exp().log1p())
 
 
 def _truth(combine):
@@ -72,12 +72,12 @@ def _unary(function):
 
 
 def _predicate(test):
-    return lambda x: np.vectorize(lambda v: test(_arb(v)), otypes=[bool])(np.asarray(x, dtype=object))
+    return lambda x: np.vectorize(lambda v: test(to_arb(v)), otypes=[bool])(np.asarray(x, dtype=object))
 
 
 def _expit(x):
     # 1/(1+e^-x), or e^x/(1+e^x) below 0: e^-x of a large negative x is beyond arb's range (unbounded, then nan)
-    if _arb(x) < 0:  # arb's comparison: False unless certain (either formula holds everywhere)
+    if to_arb(x) < 0:  # arb's comparison: False unless certain (either formula holds everywhere)
         tail = x.exp()
         return tail / (1 + tail)
     return 1 / (1 + (-x).exp())
@@ -85,25 +85,25 @@ def _expit(x):
 
 def _log_expit(x):
     # log(1/(1+e^-x)) = -log1p(e^-x), or x - log1p(e^x) below 0 (the same number; e^-x would be out of range)
-    if _arb(x) < 0:
+    if to_arb(x) < 0:
         return x - x.exp().log1p()
     return -(-x).exp().log1p()
 
 
 def _undecided(name: str, *values):
-    return Undecided(f"scipy.special.{name} of {', '.join(str(_arb(v)) for v in values)}: which case of its "
+    return Undecided(f"scipy.special.{name} of {', '.join(str(to_arb(v)) for v in values)}: which case of its "
                      f"definition applies is undecided at {flint.ctx.prec} bits")
 
 
 def _logit(p):
     # scipy: log(p/(1-p)) inside (0, 1), -inf at 0, +inf at 1, nan outside [0, 1]
-    value = _arb(p)
+    value = to_arb(p)
     if value.is_nan() or value < 0 or value > 1:
-        return _ball(flint.arb.nan())
+        return from_arb(flint.arb.nan())
     if value.is_zero() or (value - 1).is_zero():
-        return _ball(flint.arb.neg_inf() if value.is_zero() else flint.arb.pos_inf())
+        return from_arb(flint.arb.neg_inf() if value.is_zero() else flint.arb.pos_inf())
     if value > 0 and value < 1:
-        return _log(p / (1 - p))
+        return ball_log(p / (1 - p))
     raise _undecided("logit", p)
 
 
@@ -111,30 +111,30 @@ def _xlogy(x, y):
     # scipy: 0 where x = 0 (unless y is nan), x·log(y) otherwise
     x, y = Ball(x) if not isinstance(x, Ball) else x, Ball(y) if not isinstance(y, Ball) else y
     if y.arb.is_nan():
-        return _ball(flint.arb.nan())
+        return from_arb(flint.arb.nan())
     if x.arb.is_zero():
-        return _ball(flint.arb(0))
-    return x * _log(y)
+        return from_arb(flint.arb(0))
+    return x * ball_log(y)
 
 
 def _entr(x):
     # scipy: -x·log(x) for x > 0, 0 at 0, -inf for x < 0
-    if _arb(x) < 0:
-        return _ball(flint.arb.neg_inf())
+    if to_arb(x) < 0:
+        return from_arb(flint.arb.neg_inf())
     return -_xlogy(x, x)
 
 
 def _rel_entr(x, y):
     # scipy: x·log(x/y) for x, y > 0; 0 for x = 0 and y >= 0; +inf otherwise (nan for a nan argument)
-    a, b = _arb(x), _arb(y)
+    a, b = to_arb(x), to_arb(y)
     if a.is_nan() or b.is_nan():
-        return _ball(flint.arb.nan())
+        return from_arb(flint.arb.nan())
     if a > 0 and b > 0:
-        return Ball(x) * _log(Ball(x) / y)
+        return Ball(x) * ball_log(Ball(x) / y)
     if a.is_zero() and b >= 0:
-        return _ball(flint.arb(0))
+        return from_arb(flint.arb(0))
     if a < 0 or b < 0 or (a > 0 and b.is_zero()):
-        return _ball(flint.arb.pos_inf())
+        return from_arb(flint.arb.pos_inf())
     raise _undecided("rel_entr", x, y)
 
 
@@ -149,7 +149,7 @@ def _sound_ufuncs() -> dict:
              np.isnan: _predicate(lambda a: a.is_nan()),
              np.isinf: _predicate(lambda a: not a.is_finite() and not a.is_nan())}
     clip = getattr(np, "_core", getattr(np, "core", None)).umath.clip
-    table[clip] = np.frompyfunc(lambda x, low, high: _ball(_arb(x).max(_arb(low)).min(_arb(high))), 3, 1)
+    table[clip] = np.frompyfunc(lambda x, low, high: from_arb(to_arb(x).max(to_arb(low)).min(to_arb(high))), 3, 1)
     table[np.logaddexp] = np.frompyfunc(_logaddexp, 2, 1)
     for name in ("exp", "expm1", "log", "log1p", "log2", "log10", "sqrt", "sin", "cos", "tan", "tanh", "sinh", "cosh",
                  "arctan", "arcsin", "arccos", "arcsinh"):
@@ -181,10 +181,10 @@ _TRACES: list[set[str]] = []
 
 @contextlib.contextmanager
 def traced():
-    """Collect the names of the dispatch-table entries (as :func:`theorems.engine.ball_forms.forms` names them)
+    """Collect the names of the dispatch-table entries (as :func:`theorems.arithmetic.ball_forms.forms` names them)
     that ball evaluations inside the block go through; for an engine inconsistency's message.
 
-    >>> from theorems.engine.precision import balls
+    >>> from theorems.arithmetic.precision import balls
     >>> with traced() as hit:
     ...     _ = np.exp(balls(np.array([0.5])))
     >>> sorted(hit)
@@ -199,7 +199,7 @@ def traced():
 
 
 class BallArray(np.ndarray):
-    """An object array of :class:`~theorems.engine.precision.Ball` values on which numpy and scipy
+    """An object array of :class:`~theorems.arithmetic.precision.Ball` values on which numpy and scipy
     compute soundly (see the module's docstring), or raise :class:`NoBallForm` naming the function."""
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
@@ -213,11 +213,11 @@ class BallArray(np.ndarray):
             kwargs["out"] = tuple(x.view(np.ndarray) if isinstance(x, BallArray) else x for x in kwargs["out"])
         if sound is None:
             if method == "reduce" and "where" in kwargs and "initial" not in kwargs and ufunc.identity is not None:
-                kwargs["initial"] = _ball(flint.arb(ufunc.identity))  # float64's (the object loop has none)
+                kwargs["initial"] = from_arb(flint.arb(ufunc.identity))  # float64's (the object loop has none)
             return _wrap(getattr(ufunc, method)(*inputs, **kwargs))
         if ufunc in _REDUCING:
             if "initial" in kwargs:
-                kwargs["initial"] = _ball(_arb(kwargs["initial"]))
+                kwargs["initial"] = from_arb(to_arb(kwargs["initial"]))
             if method == "reduce":
                 return _wrap(_reduce_axes(sound, inputs[0], **kwargs))
         elif method != "__call__" and ufunc not in _NATIVE:  # a native one's entry (ball_forms.replaced) reduces too
@@ -273,8 +273,8 @@ def _log_softmax(x, axis=None):
 
 def _shift(x):
     """A shift for ``logsumexp``: the ball itself, or 0 for an exact ``-inf`` (no entry that counts is finite)."""
-    value = _arb(x)
-    return _ball(flint.arb(0) if value.rad() == 0 and not value.is_finite() and value < 0 else value)
+    value = to_arb(x)
+    return from_arb(flint.arb(0) if value.rad() == 0 and not value.is_finite() and value < 0 else value)
 
 
 def _logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
@@ -285,7 +285,7 @@ def _logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
     # below arb's range), and by 0 where none is finite (all -inf, or no weight: the sum is 0, the result -inf)
     unweighted = None if b is None else np.asarray(b) == 0
     top = np.frompyfunc(_shift, 1, 1)(np.max(a if b is None else np.where(unweighted, -np.inf, a), axis=axis, keepdims=True))
-    terms = np.exp(a - top) if b is None else np.where(unweighted, _ball(flint.arb(0)), np.asarray(b) * np.exp(a - top))
+    terms = np.exp(a - top) if b is None else np.where(unweighted, from_arb(flint.arb(0)), np.asarray(b) * np.exp(a - top))
     result = np.log(np.sum(terms, axis=axis, keepdims=True)) + top
     if not keepdims:
         result = result.reshape(np.sum(terms, axis=axis).shape) if np.ndim(np.sum(terms, axis=axis)) else result.ravel()[0]
@@ -392,7 +392,7 @@ def _linalg_form(original):
     return form
 
 
-use_array_type(BallArray)  # a lone ball in a ufunc takes this array's sound path (theorems.engine.ball)
+use_array_type(BallArray)  # a lone ball in a ufunc takes this array's sound path (theorems.arithmetic.ball)
 _install_scipy_forms()
 _install_linalg_forms()
 

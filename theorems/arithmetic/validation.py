@@ -48,7 +48,7 @@ import numpy as np
 
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
-from theorems.engine.tensors import is_torch
+from theorems.arithmetic.tensors import is_torch
 
 SIMPLEX_TOLERANCE = 1e-6
 """Least tolerance of :func:`check_weights` on each entry (``>= −tol``) and on each row sum (``|Σα − 1| <= tol``)."""

@@ -4,11 +4,11 @@ with the prover that wrote it.
 For a statement ``small ≤ big`` the certificate claims ``small ≤ (1 + slack)·big`` on its domain. The checker
 says ``proved`` only when
 
-1. the boxes tile the domain (:mod:`~theorems.engine.checker.cover`, exact rationals); with a homogeneity
+1. the boxes tile the domain (:mod:`~theorems.checker.cover`, exact rationals); with a homogeneity
    reduction, the domain's image under the scaling lies in the base domain the boxes tile, and every box's
-   evaluation is *graded* (:mod:`~theorems.engine.checker.jet`): each operation of both sides is shown
+   evaluation is *graded* (:mod:`~theorems.checker.jet`): each operation of both sides is shown
    homogeneous, ``small`` and ``big`` of one degree, so the claim at a scaled point is the claim at the base point;
-2. on every box, each element's ``g ≤ 0`` is proved by its own jets (:mod:`~theorems.engine.checker.space`), where
+2. on every box, each element's ``g ≤ 0`` is proved by its own jets (:mod:`~theorems.checker.space`), where
    ``g = small/big − b`` if ``big > 0`` on the box (``b`` the box's claimed bound, else ``1 + slack``),
    ``small − b·big`` if ``big ≥ 0``, ``small − (1 + slack)·big`` otherwise;
 3. each face reduction the certificate claims is re-proved: ``∂g/∂x_k`` enclosed on the whole box has the claimed
@@ -19,7 +19,7 @@ claim is still proved on the whole box, by the checker's own means; a point of t
 once. Anything else that fails rejects the certificate, and ``reason`` says what.
 
 >>> import tempfile, pathlib
->>> from theorems.engine.checker.certificate import FORMAT
+>>> from theorems.checker.certificate import FORMAT
 >>> path = pathlib.Path(tempfile.mkdtemp()) / "entry.json"
 >>> _ = path.write_text(json.dumps({"format": FORMAT, "version": 1, "statement": "corollary3.entry.corrected",
 ...     "slack": 1e-6, "domain": {"gaps": {"intervals": [[0.0, 10.0]]}, "T": {"value": 1.0}},
@@ -41,10 +41,10 @@ from typing import Any
 import flint
 import numpy as np
 
-from theorems.engine.checker import certificate as certificates
-from theorems.engine.checker.cover import outside, uncovered
-from theorems.engine.checker.jet import EXTRA_BITS, HULLS, Box, Choices, NotHomogeneous, Undecided, branching, constant, jet, on_box
-from theorems.engine.checker.space import JET, as_jet_array
+from theorems.checker import certificate as certificates
+from theorems.checker.cover import outside, uncovered
+from theorems.checker.jet import EXTRA_BITS, HULLS, Box, Choices, NotHomogeneous, Undecided, branching, constant, jet, on_box
+from theorems.checker.space import JET, as_jet_array
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
 MAX_BRANCHES = 64
@@ -112,12 +112,12 @@ def verify_proof(path, *, statement=None, refine: int = REFINE,
         raise InvalidArgument(f"refine={refine!r} must be an integer in 0..64")
     certificate = certificates.read(path)
     statement = _statement(certificate, statement)
-    return _Checker(certificate, statement, refine, progress).run()
+    return Checker(certificate, statement, refine, progress).run()
 
 
 def _statement(certificate, statement):
     if statement is None:
-        from theorems.engine.catalogue import STATEMENTS  # the statements' modules load when asked
+        from theorems.catalogue import STATEMENTS  # the statements' modules load when asked
 
         if certificate.statement_id not in STATEMENTS:
             raise InvalidArgument(f"certificate {certificate.path}: unknown statement {certificate.statement_id!r} "
@@ -138,7 +138,7 @@ class _Rejected(Exception):
         self.reason, self.box = reason, box
 
 
-class _Checker:
+class Checker:
     def __init__(self, certificate, statement, refine: int, progress) -> None:
         self.certificate, self.statement, self.refine, self.progress = certificate, statement, refine, progress
         self.domain = certificate.proved_on

@@ -16,10 +16,12 @@ FLOORS = (  # low to high; the first matching prefix decides (so the entry point
     ("theorems.arithmetic", 0),  # the ground floor: validation, the xp backends, balls, duals, tensors
     ("theorems.maths", 1),
     ("strategies", 2),
-    ("theorems.checker", 3),  # re-checks a proof certificate over the arithmetic only, sharing no prover code
+    ("theorems.checker.", 3),  # its modules re-check a certificate over the arithmetic only, sharing no prover code
+    ("theorems.engine.proof_bench", 8),  # an entry point (python -m ...): it proves catalogue statements
     ("theorems.engine", 4),  # search, prove, ledger, plugin: over the arithmetic (and the checker, for proofs)
     ("theorems.statements", 5),
     ("theorems.catalogue", 6),  # imports every statement module
+    ("theorems.checker", 7),  # the package's verify_proof(path): the statement looked up in the catalogue by id
     ("theorems.figures", 7),
     ("theorems.cli", 8),  # the entry points: the CLI passes the statements' proofs to the ledger
     ("theorems.__main__", 8),
@@ -32,8 +34,8 @@ KNOWN_CIRCLES: list[list[str]] = []  # none: a new circle fails; an entry here w
 
 
 def floor(module: str) -> int:
-    for prefix, level in FLOORS:
-        if module == prefix or module.startswith(prefix + "."):
+    for prefix, level in FLOORS:  # a prefix ending in "." names a package's modules, not the package itself
+        if module == prefix or module.startswith(prefix if prefix.endswith(".") else prefix + "."):
             return level
     raise LookupError(f"{module} has no floor in FLOORS: add one")
 

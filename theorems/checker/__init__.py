@@ -2,8 +2,43 @@
 with its own interval arithmetic and derivative rules (second-order jets over arb at its own precision), its own
 exact coverage check and its own proofs of the reductions the certificate claims. It imports none of the
 prover's bounding code (``proof``, ``dual``, ``boxes``, ``ball``, ``ballarray``, ``ball_linalg``, ``precision``):
-``tests/unit/test_checker_independence.py``. See ``docs/proofs.md``, "Re-checking a proof"."""
+``tests/unit/test_checker_independence.py``. See ``docs/proofs.md``, "Re-checking a proof".
 
-from theorems.checker.verify import REFINE, ProofCheck, verify_proof
+Its modules sit below the engine (the prover has them re-check what it writes); this package's own
+:func:`verify_proof` sits above the catalogue, since it looks a certificate's statement up by its id."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from theorems.checker import certificate as certificates
+from theorems.checker import verify
+from theorems.checker.verify import REFINE, ProofCheck
+from theorems.errors import InvalidArgument
 
 __all__ = ["REFINE", "ProofCheck", "verify_proof"]
+
+
+def verify_proof(path, *, statement=None, refine: int = REFINE,
+                 progress: Callable[[int, int], None] | None = None) -> ProofCheck:
+    """Re-check the certificate at ``path``; ``statement`` defaults to the catalogue's statement of the
+    certificate's id. Everything else is :func:`theorems.checker.verify.verify_proof`'s.
+
+    >>> verify_proof("no-such-proof.json")
+    Traceback (most recent call last):
+    ...
+    theorems.errors.InvalidArgument: ...
+    """
+    if statement is None:
+        statement = _catalogue_statement(certificates.read(path))
+    return verify.verify_proof(path, statement=statement, refine=refine, progress=progress)
+
+
+def _catalogue_statement(certificate):
+    from theorems.catalogue import STATEMENTS  # the statements' modules load when a certificate names one
+
+    if certificate.statement_id not in STATEMENTS:
+        raise InvalidArgument(f"certificate {certificate.path}: unknown statement {certificate.statement_id!r} "
+                              "(not in the catalogue: for a statement of your own pass statement=..., or "
+                              "--statements MODULE on the command line)")
+    return STATEMENTS[certificate.statement_id]

@@ -24,9 +24,12 @@ once. Anything else that fails rejects the certificate, and ``reason`` says what
 >>> _ = path.write_text(json.dumps({"format": FORMAT, "version": 1, "statement": "corollary3.entry.corrected",
 ...     "slack": 1e-6, "domain": {"gaps": {"intervals": [[0.0, 10.0]]}, "T": {"value": 1.0}},
 ...     "boxes": [{"low": [0.0], "high": [5.0]}, {"low": [5.0], "high": [10.0]}]}))
->>> check = verify_proof(path)
+>>> from theorems import STATEMENTS
+>>> check = verify_proof(path, statement=STATEMENTS["corollary3.entry.corrected"])
 >>> check.status, check.boxes
 ('proved', 2)
+
+(``theorems.verify_proof(path)``, this package's, looks the statement up in the catalogue by the certificate's id.)
 """
 
 from __future__ import annotations
@@ -116,14 +119,9 @@ def verify_proof(path, *, statement=None, refine: int = REFINE,
 
 
 def _statement(certificate, statement):
-    if statement is None:
-        from theorems.catalogue import STATEMENTS  # the statements' modules load when asked
-
-        if certificate.statement_id not in STATEMENTS:
-            raise InvalidArgument(f"certificate {certificate.path}: unknown statement {certificate.statement_id!r} "
-                                  "(not in the catalogue: for a statement of your own pass statement=..., or "
-                                  "--statements MODULE on the command line)")
-        return STATEMENTS[certificate.statement_id]
+    if statement is None:  # the package's verify_proof looks a catalogue statement up; the checker knows none
+        raise InvalidArgument(f"certificate {certificate.path} proves {certificate.statement_id!r}: pass "
+                              "statement=... (theorems.verify_proof looks a catalogue statement up by its id)")
     if not all(hasattr(statement, name) for name in ("id", "lhs", "rhs", "relation", "parameters")):
         raise InvalidArgumentType(f"statement must be a theorems.Statement, not {type(statement).__name__}")
     if statement.id != certificate.statement_id:
@@ -132,7 +130,10 @@ def _statement(certificate, statement):
     return statement
 
 
-class _Rejected(Exception):
+class CertificateRejected(Exception):
+    """A certificate that does not prove what it claims: ``reason``, and the ``box`` (its index) when one box fails.
+    Internal to a check, which reports it as a rejection, never raises it to the user."""
+
     def __init__(self, reason: str, box: int | None = None) -> None:
         super().__init__(reason)
         self.reason, self.box = reason, box
@@ -165,7 +166,7 @@ class Checker:
                 self._box(i, box)
                 if self.progress is not None:
                     self.progress(i + 1, len(self.certificate.boxes))
-        except _Rejected as rejected:
+        except CertificateRejected as rejected:
             return self._result("rejected", rejected.reason, started, rejected.box)
         return self._result("proved", "", started)
 
@@ -187,23 +188,23 @@ class Checker:
     def _claims(self) -> None:
         relation = self.certificate.relation
         if relation is not None and relation != self.statement.relation:
-            raise _Rejected(f"the certificate was written for relation {relation!r}; {self.statement.id} has "
+            raise CertificateRejected(f"the certificate was written for relation {relation!r}; {self.statement.id} has "
                             f"{self.statement.relation!r}")
         if self.certificate.homogeneity:
             reason = _image_outside_base(self.certificate.domain, self.certificate.homogeneity)
             if reason:
-                raise _Rejected(f"reduction: {reason}")
+                raise CertificateRejected(f"reduction: {reason}")
         lows, highs = self.domain.lows, self.domain.highs
         for i, box in enumerate(self.certificate.boxes):
             reason = outside(lows, highs, box.low, box.high)
             if reason:
-                raise _Rejected(f"box {i} is not inside the domain: {reason}", i)
+                raise CertificateRejected(f"box {i} is not inside the domain: {reason}", i)
             if box.bound is not None and box.bound > self.one_plus_slack:
-                raise _Rejected(f"box {i} claims sup small/big ≤ {float(box.bound):.12g}, above 1 + slack = "
+                raise CertificateRejected(f"box {i} claims sup small/big ≤ {float(box.bound):.12g}, above 1 + slack = "
                                 f"{float(self.one_plus_slack):.12g}: it proves nothing", i)
         hole = uncovered(lows, highs, [(box.low, box.high) for box in self.certificate.boxes])
         if hole:
-            raise _Rejected(f"coverage: {hole} of {self.domain.describe()}")
+            raise CertificateRejected(f"coverage: {hole} of {self.domain.describe()}")
 
     # one box ----------------------------------------------------------------------------------------------
     def _box(self, i: int, box) -> None:
@@ -212,12 +213,12 @@ class Checker:
             reason = self._prove(box.low, box.high, None, box.faces, self.refine, None)
         except NotHomogeneous as error:
             reason = f"the claimed homogeneity is not proved: {error}"
-        except _Rejected as rejected:
+        except CertificateRejected as rejected:
             reason = rejected.reason
         except Exception as error:  # noqa: BLE001 - a side that cannot run on jets rejects, naming why
             reason = f"the sides cannot be evaluated on the checker's jets: {type(error).__name__}: {error}"
         if reason:
-            raise _Rejected(f"box {i} ({self.domain.describe(box.low, box.high)}): {reason}", i)
+            raise CertificateRejected(f"box {i} ({self.domain.describe(box.low, box.high)}): {reason}", i)
 
     def _prove(self, low, high, elements, faces, depth: int, forms) -> str | None:
         """``None`` when ``g_e ≤ 0`` is proved on the box for every ``e`` in ``elements`` (``None``: all) after its
@@ -328,7 +329,7 @@ class Checker:
             small, big = np.broadcast_arrays(*(np.atleast_1d(np.asarray(s, dtype=object)) for s in (small, big)))
             small, big = ([jet(x) for x in side.ravel()] for side in (small, big))
             if any(x is None for x in small + big):
-                raise _Rejected("a side returned something that is not a real number")
+                raise CertificateRejected("a side returned something that is not a real number")
             forms = forms or [_form(b) for b in big]
             return [self._g(s, b, form) for s, b, form in zip(small, big, forms)], forms
 
@@ -341,7 +342,7 @@ class Checker:
         if form == "difference":
             return small - big * bound
         if self.bound < self.one_plus_slack:
-            raise _Rejected(f"the box claims sup small/big ≤ {float(self.bound):.12g}, but big is not certainly "
+            raise CertificateRejected(f"the box claims sup small/big ≤ {float(self.bound):.12g}, but big is not certainly "
                             "≥ 0 on it, so no ratio bound is proved there")
         return small - big * _arb(self.one_plus_slack)
 

@@ -28,12 +28,13 @@ from theorems.arithmetic.dual import DualArray, on_box
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
 
-def _is_interval(value) -> bool:
+def is_interval(value) -> bool:
+    """Whether a domain entry is one interval ``(low, high)`` of real numbers (a tuple; a list is an array of them)."""
     return (isinstance(value, tuple) and len(value) == 2
             and all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in value))
 
 
-def _intervals(name: str, value) -> np.ndarray | None:
+def interval_bounds(name: str, value) -> np.ndarray | None:
     """``value`` as a float array of shape ``[..., 2]`` when it is an array of intervals, else ``None``."""
     if isinstance(value, list):
         try:
@@ -68,7 +69,7 @@ class Domain:
         for name, value in domain.items():
             if not isinstance(name, str):
                 raise InvalidArgumentType(f"domain keys must be strings, got {name!r}")
-            bounds = np.array([float(value[0]), float(value[1])]) if _is_interval(value) else _intervals(name, value)
+            bounds = np.array([float(value[0]), float(value[1])]) if is_interval(value) else interval_bounds(name, value)
             if bounds is None:
                 fixed[name] = value
                 continue

@@ -24,7 +24,7 @@ import numpy as np
 
 from theorems.arithmetic.validation import check_output_path
 from theorems.checker.certificate import FORMAT
-from theorems.engine.boxes import _intervals, _is_interval
+from theorems.engine.boxes import interval_bounds, is_interval
 from theorems.errors import InvalidArgument
 
 METHODS = ("mean-value", "mean-value+faces")
@@ -72,10 +72,10 @@ def domain_spec(domain: Mapping[str, Any]) -> dict[str, Any]:
     """``prove``'s domain (intervals, arrays of intervals, fixed values, named objects) as the certificate's JSON."""
     spec = {}
     for key, value in domain.items():
-        if _is_interval(value):
+        if is_interval(value):
             spec[key] = {"interval": [float(value[0]), float(value[1])]}
             continue
-        bounds = _intervals(key, value)
+        bounds = interval_bounds(key, value)
         if bounds is not None:
             spec[key] = {"intervals": bounds.tolist()}
         elif isinstance(value, np.ndarray):
@@ -138,7 +138,7 @@ def checked_if_small(proof, statement) -> Any:
 
 def check(path: Path, statement) -> tuple[str, str]:
     """``(status, text)``: the independent checker's verdict on the certificate at ``path``."""
-    from theorems.checker import verify_proof
+    from theorems.checker.verify import verify_proof
 
     try:
         result = verify_proof(path, statement=statement)

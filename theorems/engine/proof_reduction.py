@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from theorems.engine.boxes import _intervals, _is_interval
+from theorems.engine.boxes import interval_bounds, is_interval
 
 SCALE = "T"
 BASE_T = 1.0
@@ -33,7 +33,7 @@ BASE_T = 1.0
 def applies(domain: Mapping[str, Any]) -> bool:
     """Whether the domain has ``T`` on an interval of positive reals (what a reduction to ``T = 1`` would cover)."""
     value = domain.get(SCALE)
-    return _is_interval(value) and float(value[0]) > 0 and float(value[1]) > float(value[0])
+    return is_interval(value) and float(value[0]) > 0 and float(value[1]) > float(value[0])
 
 
 def proposals(domain: Mapping[str, Any]) -> list[dict[str, int]]:
@@ -50,7 +50,7 @@ def proposals(domain: Mapping[str, Any]) -> list[dict[str, int]]:
 
 
 def _numeric(value) -> bool:
-    if _is_interval(value) or (isinstance(value, list) and _intervals("x", value) is not None):
+    if is_interval(value) or (isinstance(value, list) and interval_bounds("x", value) is not None):
         return True
     if isinstance(value, bool):
         return False
@@ -70,7 +70,7 @@ def base_domain(domain: Mapping[str, Any], degrees: Mapping[str, int]) -> dict[s
             base[key] = BASE_T
         elif not degree:
             base[key] = value
-        elif _is_interval(value):
+        elif is_interval(value):
             base[key] = _scaled(value, factors, degree)
         elif isinstance(value, list):
             base[key] = [_scaled(pair, factors, degree) for pair in value] if not isinstance(value[0][0], (list, tuple)) \
@@ -102,7 +102,7 @@ def plausible(statement, domain: Mapping[str, Any], degrees: Mapping[str, int], 
     checker's graded evaluation on every box of the base proof)."""
     from theorems.checker import certificate as certificates
     from theorems.checker.jet import NotHomogeneous
-    from theorems.checker.verify import Checker, _Rejected
+    from theorems.checker.verify import Checker, CertificateRejected
     from theorems.engine.proof_certificate import certificate_json
 
     base = base_domain(domain, degrees)
@@ -115,7 +115,7 @@ def plausible(statement, domain: Mapping[str, Any], degrees: Mapping[str, int], 
         checker.bound = checker.one_plus_slack
         box = parsed.boxes[0]
         checker._evaluate_path(box.low, box.high, None)
-    except (NotHomogeneous, _Rejected):
+    except (NotHomogeneous, CertificateRejected):
         return False
     except Exception:  # noqa: BLE001 - undecided on the whole box (a hull, a division): only the full check decides
         return True
@@ -125,7 +125,7 @@ def plausible(statement, domain: Mapping[str, Any], degrees: Mapping[str, int], 
 def _flat(domain: Mapping[str, Any], side: int) -> list[float]:
     values = []
     for value in domain.values():
-        if _is_interval(value):
+        if is_interval(value):
             values.append(float(value[side]))
         elif isinstance(value, list):
             values.extend(np.asarray(value, dtype=float).reshape(-1, 2)[:, side].tolist())

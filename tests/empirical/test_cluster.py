@@ -51,16 +51,16 @@ def test_a_local_cluster_of_two_workers_writes_the_single_process_results(tiny_g
 
 def test_reproduce_with_one_layer_per_block_streams_and_writes_the_same_results(tiny_gpt2_dir, tmp_path, single,
                                                                                  monkeypatch):
-    from empirical import algorithms
+    from empirical import setup
 
     blocks = []
 
-    class Recorded(algorithms.HeadStream):
+    class Recorded(setup.HeadStream):
         def __init__(self, *arguments, **keywords):
             blocks.append(keywords["per_block"])
             super().__init__(*arguments, **keywords)
 
-    monkeypatch.setattr(algorithms, "HeadStream", Recorded)
+    monkeypatch.setattr(setup, "HeadStream", Recorded)
     reproduce.run(model=str(tiny_gpt2_dir), text=None, out=tmp_path, offline=True, progress=False, layers_per_block=1,
                   **OPTIONS)
     assert blocks and set(blocks) == {1}  # the two layers came one block at a time

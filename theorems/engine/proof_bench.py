@@ -35,8 +35,7 @@ def cases():
 
     gaps = lambda n, T: {"gaps": [(0.0, 10.0)] * n, "T": T}  # noqa: E731 - a table's shorthand
     keys = lambda n: {"q": np.array([1.0]), "keys": [[(-2.0, 2.0)]] * n, "T": 1.0}  # noqa: E731
-    lemma = lambda n: {"normaliser": declared("lemma1.upper")["normaliser"], "a": (0.001, 2.0), "L0": 2,  # noqa: E731
-                       "u": [(-1.0, 1.0)] * n}
+    lemma = lambda n, T: {"T": T, "a": (0.001, 2.0), "L0": 2, "u": [(-1.0, 1.0)] * n}  # noqa: E731
     fd = lambda T: {"logits": [(-5.0, 5.0), (0.0, 0.0)], "T": T, "eps": 1.0, "v": np.array([1.0, -1.0])}  # noqa: E731
     rows = [(sid, gaps(1, 1.0), declared(sid)) for sid in
             ("corollary3.spectral.corrected", "corollary3.frobenius.corrected", "corollary3.row.corrected")]
@@ -48,7 +47,7 @@ def cases():
              ("corollary3.entry.corrected", gaps(3, 1.0), gaps(3, (0.1, 10.0))),
              ("corollary3.entry.corrected", None, gaps(4, 1.0))]
     rows += [(sid, None, keys(4)) for sid in ("corollary1.max-key.upper", "corollary1.own-key.upper.corrected")]
-    rows += [("lemma1.upper", None, lemma(4))]
+    rows += [("lemma1.upper", None, lemma(4, 1.0))]
     return rows
 
 

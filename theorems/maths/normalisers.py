@@ -87,6 +87,20 @@ def softmax(*, temperature: float = 1.0) -> Normaliser:
     return _exp_form(f"softmax(T={float(temperature):g})", lambda L, xp: 1 / xp.number(temperature), length_dependent=False)
 
 
+def softmax_on_box(*, temperature) -> Normaliser:
+    """``softmax(l / T)`` with ``T`` a number of the backend the weights are computed in (a proof's box coordinate:
+    a dual or a jet), where :func:`softmax` takes a float; at a float ``T`` it is :func:`softmax` (the same name and
+    float64 operations, ``exp((1/T)·(l − max l))``). ``temperature`` is not validated here: on a box it is the
+    domain's, which the prover parses.
+
+    >>> softmax_on_box(temperature=2.0)(np.array([0.0, 0.0])).tolist()
+    [0.5, 0.5]
+    """
+    if isinstance(temperature, (float, int, np.floating, np.integer)):
+        return softmax(temperature=temperature)
+    return _exp_form("softmax(T on a box)", lambda L, xp: 1 / xp.number(temperature), length_dependent=False)
+
+
 def scalable_softmax(*, s: float = 1.0) -> Normaliser:
     """Scalable-Softmax ``softmax(s·log(L)·l)`` (Nakanishi 2025): its ``F`` depends on ``L``."""
     check_positive(s, name="s")

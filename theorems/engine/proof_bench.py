@@ -52,6 +52,7 @@ def cases():
     rows += [(sid, lemma(2, 1.0), declared(sid)) for sid in ("lemma1.upper", "lemma1.lower")]
     rows += [(sid, None, keys(4)) for sid in ("corollary1.max-key.upper", "corollary1.own-key.upper.corrected")]
     rows += [("lemma1.upper", None, lemma(4, 1.0)), ("lemma1.upper", None, lemma(4, (0.1, 10.0)))]
+    rows += [("corollary1.max-key.upper", None, keys(4, (0.1, 10.0), 1.0))]
     return rows
 
 

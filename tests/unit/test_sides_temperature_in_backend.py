@@ -20,6 +20,7 @@ def _instances(seed=0, count=200):
 def test_corollary1_weights_are_the_softmax_of_the_logits_bit_for_bit():
     for instance in _instances():
         expected = softmax(temperature=instance["T"])(instance["keys"] @ instance["q"], xp=F64)
+        # bitwise: the same float64 operations in the same order, so the catalogue's verdicts cannot move
         assert np.array_equal(corollary1.weights(instance, F64), expected), instance
 
 
@@ -28,4 +29,5 @@ def test_softmax_on_box_at_a_float_temperature_is_softmax():
         logits = instance["keys"] @ instance["q"]
         normaliser = softmax_on_box(temperature=instance["T"])
         assert normaliser.name == softmax(temperature=instance["T"]).name
+        # bitwise: at a float T it is softmax itself
         assert np.array_equal(normaliser(logits, xp=F64), softmax(temperature=instance["T"])(logits, xp=F64))

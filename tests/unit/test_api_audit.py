@@ -207,6 +207,7 @@ spec(J + "jacobian_autograd", dict(normaliser_or_fn=None, logits=LOGITS),
 spec(J + "sympy_jacobian", dict(F=None, length=2), dict(F="callable", length="count"), cheap=False)
 N = "theorems.maths.normalisers."
 spec(N + "softmax", {}, dict(temperature="temperature"))
+spec(N + "softmax_on_box", {}, dict(temperature="temperature"))
 spec(N + "scalable_softmax", {}, dict(s="positive"))
 spec(N + "exp_sine", {}, dict(c="positive"))
 spec(N + "softpick", {}, dict(eps="positive"))

@@ -1,5 +1,6 @@
-"""The catalogue's declared domains that matter: the Corollary 3 bounds with ``T`` on an interval containing
-``[0.1, 10]``, each proved with a certificate the independent checker accepts; the entry bound at ``L = 4`` too."""
+"""The catalogue's declared domains that matter: the Corollary 3 bounds, Corollary 1's and Lemma 1's with ``T`` on an
+interval containing ``[0.1, 10]``, each proved with a certificate the independent checker accepts; the entry bound at
+``L = 4`` too."""
 
 import pytest
 
@@ -7,7 +8,8 @@ from theorems import STATEMENTS
 from theorems.engine.proof import prove
 
 ON_T = ["corollary3.spectral.corrected", "corollary3.frobenius.corrected", "corollary3.row.corrected",
-        "corollary3.entry.corrected"]
+        "corollary3.entry.corrected", "corollary1.max-key.upper", "corollary1.max-key.lower",
+        "corollary1.own-key.upper.corrected", "corollary1.own-key.lower.corrected", "lemma1.upper", "lemma1.lower"]
 
 
 @pytest.mark.parametrize("sid", ON_T)

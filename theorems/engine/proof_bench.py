@@ -34,9 +34,8 @@ def cases():
         return STATEMENTS[sid].prove
 
     gaps = lambda n, T: {"gaps": [(0.0, 10.0)] * n, "T": T}  # noqa: E731 - a table's shorthand
-    keys = lambda n: {"q": np.array([1.0]), "keys": [[(-2.0, 2.0)]] * n, "T": 1.0}  # noqa: E731
-    lemma = lambda n: {"normaliser": declared("lemma1.upper")["normaliser"], "a": (0.001, 2.0), "L0": 2,  # noqa: E731
-                       "u": [(-1.0, 1.0)] * n}
+    keys = lambda n, T=1.0, reach=2.0: {"q": np.array([1.0]), "keys": [[(-reach, reach)]] * n, "T": T}  # noqa: E731
+    lemma = lambda n, T: {"T": T, "a": (0.001, 2.0), "L0": 2, "u": [(-1.0, 1.0)] * n}  # noqa: E731
     fd = lambda T: {"logits": [(-5.0, 5.0), (0.0, 0.0)], "T": T, "eps": 1.0, "v": np.array([1.0, -1.0])}  # noqa: E731
     rows = [(sid, gaps(1, 1.0), declared(sid)) for sid in
             ("corollary3.spectral.corrected", "corollary3.frobenius.corrected", "corollary3.row.corrected")]
@@ -47,8 +46,13 @@ def cases():
     rows += [("corollary3.row.corrected", gaps(2, 1.0), gaps(2, (0.05, 20.0))),
              ("corollary3.entry.corrected", gaps(3, 1.0), gaps(3, (0.1, 10.0))),
              ("corollary3.entry.corrected", None, gaps(4, 1.0))]
+    rows += [(sid, keys(2), declared(sid)) for sid in ("corollary1.max-key.upper", "corollary1.max-key.lower",
+                                                       "corollary1.own-key.upper.corrected",
+                                                       "corollary1.own-key.lower.corrected")]
+    rows += [(sid, lemma(2, 1.0), declared(sid)) for sid in ("lemma1.upper", "lemma1.lower")]
     rows += [(sid, None, keys(4)) for sid in ("corollary1.max-key.upper", "corollary1.own-key.upper.corrected")]
-    rows += [("lemma1.upper", None, lemma(4))]
+    rows += [("lemma1.upper", None, lemma(4, 1.0)), ("lemma1.upper", None, lemma(4, (0.1, 10.0)))]
+    rows += [("corollary1.max-key.upper", None, keys(4, (0.1, 10.0), 1.0))]
     return rows
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import numbers
 from collections.abc import Callable
 from typing import Any
 
@@ -85,6 +86,23 @@ def softmax(*, temperature: float = 1.0) -> Normaliser:
     """``α = softmax(l / T)``, the paper's ``F(l) = exp(l/T)``."""
     check_temperature(temperature)
     return _exp_form(f"softmax(T={float(temperature):g})", lambda L, xp: 1 / xp.number(temperature), length_dependent=False)
+
+
+def softmax_on_box(*, temperature=1.0) -> Normaliser:
+    """``softmax(l / T)`` with ``T`` a number of the backend the weights are computed in (a proof's box coordinate:
+    a dual or a jet), where :func:`softmax` takes a float; at a float ``T`` it is :func:`softmax` (the same name and
+    float64 operations, ``exp((1/T)·(l − max l))``, validated as there). A backend number is the prover's or the
+    checker's, on a box of the domain they parsed; anything that is not a real number is refused.
+
+    >>> softmax_on_box(temperature=2.0)(np.array([0.0, 0.0])).tolist()
+    [0.5, 0.5]
+    """
+    if isinstance(temperature, (float, int, np.floating, np.integer)):  # bool too: softmax refuses it
+        return softmax(temperature=temperature)
+    if not isinstance(temperature, numbers.Real):  # balls, duals and jets register as real numbers
+        raise InvalidArgumentType(f"temperature must be a real number (a float, or a ball, dual or jet on a box), "
+                                  f"not {type(temperature).__name__} {temperature!r}")
+    return _exp_form("softmax(T on a box)", lambda L, xp: 1 / xp.number(temperature), length_dependent=False)
 
 
 def scalable_softmax(*, s: float = 1.0) -> Normaliser:

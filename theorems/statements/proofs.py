@@ -24,7 +24,6 @@ from strategies import separability_instances
 from theorems.arithmetic.precision import Ball, to_float
 from theorems.engine.derivation import Derivation, DerivationReport, Link, Term, describe_tightness, gate
 from theorems.maths.distance import subsets
-from theorems.maths.normalisers import softmax
 from theorems.statements.distance import theorem1
 from theorems.statements.distance.corollary2 import confirm_expectation
 from theorems.statements.gradient import corollary3
@@ -40,7 +39,7 @@ def _logits(i):
 
 
 def _weights(i, xp):
-    return softmax(temperature=float(i["T"]))(_logits(i), xp=xp)
+    return corollary1.weights(i, xp)  # T through xp, as the statement's own side
 
 
 def _own_gap(sign: int):

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from strategies import bounds, logits, normalisers
 from theorems.arithmetic.precision import F64
 from theorems.engine.statement import Hypothesis, Statement
-from theorems.maths.normalisers import Normaliser, softmax
+from theorems.maths.normalisers import Normaliser, softmax_on_box
 
 
 def constants(normaliser: Normaliser, a, length: int, *, xp=F64):
@@ -64,13 +64,17 @@ HYPOTHESES = (
 )
 
 def _scaled(p, xp):
-    """Logits ``a·u`` with ``u ∈ [−1, 1]^L``: a box of ``(a, u)`` covers every bounded instance for those ``a``."""
-    return {"normaliser": p["normaliser"], "a": p["a"], "L0": p["L0"], "logits": p["a"] * p["u"]}
+    """Logits ``a·u`` with ``u ∈ [−1, 1]^L``: a box of ``(a, u)`` covers every bounded instance for those ``a``; with
+    a parameter ``T`` (in place of ``normaliser``), the normaliser is ``softmax(l/T)`` with ``T`` on the box."""
+    normaliser = softmax_on_box(temperature=p["T"]) if "T" in p else p["normaliser"]
+    return {"normaliser": normaliser, "a": p["a"], "L0": p["L0"], "logits": p["a"] * p["u"]}
 
 
-PROVE = {"normaliser": softmax(), "a": (0.001, 2.0), "L0": 2, "u": [(-1.0, 1.0)] * 2}
-"""The default proof domain: softmax, ``L = 2``, constants at ``L0 = 2``, every ``a ∈ [0.001, 2]`` (the
-bound is tight as ``a → 0``, where every weight is ``1/L``)."""
+PROVE = {"T": (0.1, 10.0), "a": (0.001, 2.0), "L0": 2, "u": [(-1.0, 1.0)] * 2}
+"""The default proof domain: softmax at every ``T ∈ [0.1, 10]``, ``L = 2``, constants at ``L0 = 2``, every
+``a ∈ [0.001, 2]`` (the bound is tight as ``a → 0``, where every weight is ``1/L``). ``prove`` reduces ``T`` to
+``T = 1`` (``a ∈ [0.0001, 20]`` there) by homogeneity in ``(a, T)`` only because the independent checker proves that
+reduction for these sides on every box."""
 
 _COMMON = dict(
     paper_ref="Lemma 1 (Sec. 3)", hypotheses=HYPOTHESES, instances=instances(), source="P", lhs=_weights,

@@ -85,7 +85,7 @@ def check_side_value(value: Any, *, statement_id: str, side: str) -> Any:
 
 def evaluate(statement, side: str, instance, xp, *, timed: bool = False) -> Any:
     """``statement.<side>(instance, xp)``, its value checked; timed against the limit when ``timed``."""
-    function = statement.lhs if side == "lhs" else statement.rhs
+    function = getattr(statement, side)
     start = time.perf_counter()
     value = function(instance, xp)
     seconds = time.perf_counter() - start

@@ -96,7 +96,7 @@ def _raised(statement: Statement, instance: Instance, error: Exception, bits: in
 def _foreign_library(statement: Statement, instance: Instance, side: str) -> str:
     """The type (``torch.Tensor``) of the side's float64 value when it is another array library's scalar, else
     ``""``."""
-    function = statement.lhs if side == "lhs" else statement.rhs
+    function = getattr(statement, side)
     with np.errstate(all="ignore"):
         try:
             value = function(instance, F64)
@@ -118,7 +118,7 @@ def _failing_side(statement: Statement, instance: Instance) -> str:
 
 
 def _raises_in_float(statement: Statement, instance: Instance, side: str) -> bool:
-    function = statement.lhs if side == "lhs" else statement.rhs
+    function = getattr(statement, side)
     with np.errstate(all="ignore"):
         try:
             function(instance, F64)

@@ -65,7 +65,7 @@ class FloatSides:
     def __init__(self, statement: Statement, instance: Instance) -> None:
         self.values: dict[str, np.ndarray | None] = {}
         for side in _SIDES:
-            function = statement.lhs if side == "lhs" else statement.rhs
+            function = getattr(statement, side)
             with np.errstate(all="ignore"):
                 try:
                     self.values[side] = _as_floats(function(instance, F64))
@@ -84,24 +84,23 @@ class FloatSides:
 
 def cross_check(statement: Statement, instance: Instance, values: dict[str, np.ndarray], floats: FloatSides) -> None:
     """Raise :class:`EngineInconsistency` when an element's ball misses the float64 value of its side by more than
-    :data:`TOLERANCE` times its scale and an mpmath evaluation (where the side runs on mpmath) does not explain it."""
+    :data:`TOLERANCE` times its scale and a second opinion (:func:`_explained`) does not explain it."""
     for side in _SIDES:
         missed = _first_miss(values[side], floats.values[side], floats.scale)
         if missed is None:
             continue
-        at, ball, value = missed
-        reference, value = _second_opinion(statement, instance, side, at, ball, value, floats.scale)
+        at, shape, ball, value = missed
+        reference, value = _second_opinion(statement, instance, side, at, shape, ball, value, floats.scale)
         if reference is None:
-            continue  # mpmath agrees with the ball: float64 was the inaccurate one (cancellation)
-        if reference == "float64" and _within_float_rounding(statement, instance, side, at, ball, value):
-            continue  # the side cancels: a 53-bit evaluation's own error bound reaches float64's value
+            continue  # float64 was the inaccurate one (cancellation): mpmath or its own error bound says so
         raise EngineInconsistency(statement.id, instance, side, ball=str(ball.arb), value=value, reference=reference,
                                   forms=_forms(statement, instance, side), element=tuple(int(i) for i in at),
                                   shown=jsonable(instance))
 
 
 def _first_miss(balls_, floats_, scale):
-    """``(element, ball, float value)`` of the first element whose ball misses its float64 value, else ``None``."""
+    """``(element, shape, ball, float value)`` of the first element whose ball misses its float64 value (``shape``:
+    the shape the element indexes), else ``None``."""
     if floats_ is None or scale is None:
         return None
     try:
@@ -111,54 +110,62 @@ def _first_miss(balls_, floats_, scale):
     for at in np.ndindex(ball_array.shape):
         ball, value = ball_array[at], float(float_array[at])
         if _misses(ball, value, float(scales[at])):
-            return at, ball, value
+            return at, ball_array.shape, ball, value
     return None
+
+
+def _distance(ball, value: float) -> float:
+    """How far ``value`` lies outside ``ball`` (0 inside)."""
+    return max(ball.lower - value, value - ball.upper, 0.0)
 
 
 def _misses(ball, value: float, scale: float) -> bool:
     if not np.isfinite(value) or not isinstance(ball, precision.Ball) or not ball.arb.is_finite():
         return False  # nothing to compare: an overflow in float64, or a ball that decide() reads as nan or infinite
-    distance = max(ball.lower - value, value - ball.upper, 0.0)
-    return distance > TOLERANCE * max(scale, abs(value)) + SUBNORMAL
+    return _distance(ball, value) > TOLERANCE * max(scale, abs(value)) + SUBNORMAL
 
 
-def _second_opinion(statement, instance, side, at, ball, value, scale) -> tuple[str | None, float]:
+def _element(value, at: tuple, shape: tuple):
+    """Element ``at`` of a side's value, broadcast to the ``shape`` the cross-check indexes."""
+    array = np.atleast_1d(np.asarray(value, dtype=object))
+    return np.broadcast_to(array, np.broadcast_shapes(array.shape, shape))[at]
+
+
+def _second_opinion(statement, instance, side, at, shape, ball, value, scale) -> tuple[str | None, float]:
     """Where the side runs on mpmath: ``(None, mp value)`` when the ball holds it (float64 was inaccurate), else
-    ``("mpmath at N digits", mp value)``; where it cannot: ``("float64", value)``."""
+    ``("mpmath at N digits", mp value)``. Where it cannot: ``(None, value)`` when float64's own error bound
+    reaches the ball (:func:`_within_float_rounding`), else ``("float64", value)``."""
     import mpmath
-    function = statement.lhs if side == "lhs" else statement.rhs
+    function = getattr(statement, side)
     try:
         with mpmath.workdps(HIGH_PRECISION_DIGITS), np.errstate(all="ignore"):
-            exact = np.atleast_1d(np.asarray(function(lift(dict(instance)), MP), dtype=object))
-            high = float(np.broadcast_to(exact, np.broadcast_shapes(exact.shape, np.shape(scale)))[at])
+            high = float(_element(function(lift(dict(instance)), MP), at, shape))
     except SideError:
         raise
     except Exception:  # noqa: BLE001 - np.linalg, scipy and float() do not run on mpmath numbers
-        return "float64", value
-    if not _misses(ball, high, float(np.broadcast_to(scale, np.broadcast_shapes(np.shape(scale), exact.shape))[at])):
+        explained = _within_float_rounding(function, instance, at, shape, ball, value)
+        return None if explained else "float64", value
+    if not _misses(ball, high, float(_element(scale, at, shape))):
         return None, high
     return f"mpmath at {HIGH_PRECISION_DIGITS} digits (float64: {value!r})", high
 
 
-def _within_float_rounding(statement, instance, side, at, ball, value: float) -> bool:
+def _within_float_rounding(function, instance, at, shape, ball, value: float) -> bool:
     """Whether ``value`` lies within :data:`ROUNDING_FACTOR` times the radius of the side's 53-bit ball (evaluated
     by the same forms at float64's precision) of ``ball``: then float64's error explains the miss (a side whose
     terms cancel, ``KL(p‖u)`` near 0), not a wrong form, which misses by the value's own size."""
-    function = statement.lhs if side == "lhs" else statement.rhs
     try:
         with precision.working_bits(53), np.errstate(all="ignore"):
-            low = np.atleast_1d(np.asarray(function(balls(dict(instance)), ARB), dtype=object))
-        coarse = np.broadcast_to(low, np.broadcast_shapes(low.shape, tuple(i + 1 for i in at)))[at]
+            coarse = _element(function(balls(dict(instance)), ARB), at, shape)
         radius = float(coarse.arb.rad()) if isinstance(coarse, precision.Ball) else np.inf
     except Exception:  # noqa: BLE001 - a side that has no 53-bit value gives no error bound: the miss stands
         return False
-    distance = max(ball.lower - value, value - ball.upper, 0.0)
-    return np.isfinite(radius) and distance <= ROUNDING_FACTOR * radius
+    return np.isfinite(radius) and _distance(ball, value) <= ROUNDING_FACTOR * radius
 
 
 def _forms(statement: Statement, instance: Instance, side: str) -> tuple[str, ...]:
     """The dispatch-table entries the side goes through in balls (evaluated once more, traced)."""
-    function = statement.lhs if side == "lhs" else statement.rhs
+    function = getattr(statement, side)
     try:
         with ballarray.traced() as hit, np.errstate(all="ignore"):
             function(balls(dict(instance)), ARB)

@@ -34,7 +34,7 @@ def _kind(ball) -> str:
 
 
 def _float_side(statement: Statement, instance: Instance, side: str):
-    function = statement.lhs if side == "lhs" else statement.rhs
+    function = getattr(statement, side)
     with np.errstate(all="ignore"):
         try:
             return np.atleast_1d(np.asarray(function(instance, F64), dtype=float))

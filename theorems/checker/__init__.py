@@ -11,10 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from theorems.checker import certificate as certificates
 from theorems.checker import verify
 from theorems.checker.verify import REFINE, ProofCheck
-from theorems.errors import InvalidArgument
 
 __all__ = ["REFINE", "ProofCheck", "verify_proof"]
 
@@ -29,16 +27,7 @@ def verify_proof(path, *, statement=None, refine: int = REFINE,
     ...
     theorems.errors.InvalidArgument: ...
     """
+    known = None
     if statement is None:
-        statement = _catalogue_statement(certificates.read(path))
-    return verify.verify_proof(path, statement=statement, refine=refine, progress=progress)
-
-
-def _catalogue_statement(certificate):
-    from theorems.catalogue import STATEMENTS  # the statements' modules load when a certificate names one
-
-    if certificate.statement_id not in STATEMENTS:
-        raise InvalidArgument(f"certificate {certificate.path}: unknown statement {certificate.statement_id!r} "
-                              "(not in the catalogue: for a statement of your own pass statement=..., or "
-                              "--statements MODULE on the command line)")
-    return STATEMENTS[certificate.statement_id]
+        from theorems.catalogue import STATEMENTS as known  # the statements' modules load when a certificate names one
+    return verify.verify_proof(path, statement=statement, refine=refine, progress=progress, known=known)

@@ -103,25 +103,28 @@ class ProofCheck:
 
 
 def verify_proof(path, *, statement=None, refine: int = REFINE,
-                 progress: Callable[[int, int], None] | None = None) -> ProofCheck:
+                 progress: Callable[[int, int], None] | None = None, known=None) -> ProofCheck:
     """Re-check the certificate at ``path`` (a ``prove(..., certificate=PATH)`` file) and return a
-    :class:`ProofCheck`. ``statement``: the :class:`~theorems.Statement` it proves when it is not in the
-    catalogue (its ``id`` must be the certificate's). ``refine``: how many times in depth the checker may bisect
-    a box its enclosure does not close at once (0: every box must close as given). ``progress(done, total)`` is
-    called after each box. Bad input (a missing file, not a certificate, a newer format version, an unknown
-    statement) raises :class:`~theorems.errors.InvalidArgument` naming it; a certificate that does not prove its
-    claim is ``status == "rejected"``, never an error."""
+    :class:`ProofCheck`. ``statement``: the :class:`~theorems.Statement` it proves, else the one of the certificate's
+    id in ``known`` (a mapping of ids to statements; :func:`theorems.verify_proof` passes the catalogue). ``refine``:
+    how many times in depth the checker may bisect a box its enclosure does not close at once (0: every box must
+    close as given). ``progress(done, total)`` is called after each box. Bad input (a missing file, not a
+    certificate, a newer format version, an unknown statement) raises :class:`~theorems.errors.InvalidArgument`
+    naming it; a certificate that does not prove its claim is ``status == "rejected"``, never an error."""
     if isinstance(refine, bool) or not isinstance(refine, int) or not 0 <= refine <= 64:
         raise InvalidArgument(f"refine={refine!r} must be an integer in 0..64")
     certificate = certificates.read(path)
-    statement = _statement(certificate, statement)
+    statement = _statement(certificate, statement, known or {})
     return Checker(certificate, statement, refine, progress).run()
 
 
-def _statement(certificate, statement):
-    if statement is None:  # the package's verify_proof looks a catalogue statement up; the checker knows none
-        raise InvalidArgument(f"certificate {certificate.path} proves {certificate.statement_id!r}: pass "
-                              "statement=... (theorems.verify_proof looks a catalogue statement up by its id)")
+def _statement(certificate, statement, known):
+    if statement is None:
+        if certificate.statement_id not in known:
+            raise InvalidArgument(f"certificate {certificate.path}: unknown statement {certificate.statement_id!r} "
+                                  "(not in the catalogue: for a statement of your own pass statement=..., or "
+                                  "--statements MODULE on the command line)")
+        return known[certificate.statement_id]
     if not all(hasattr(statement, name) for name in ("id", "lhs", "rhs", "relation", "parameters")):
         raise InvalidArgumentType(f"statement must be a theorems.Statement, not {type(statement).__name__}")
     if statement.id != certificate.statement_id:

@@ -25,6 +25,8 @@ import flint
 import numpy as np
 
 from theorems.arithmetic.dual import DualArray, on_box
+from theorems.arithmetic.taylor import TaylorArray
+from theorems.arithmetic.taylor import on_box as taylor_on_box
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
 
@@ -149,6 +151,14 @@ def dual_instance(domain: Domain, lows: np.ndarray, highs: np.ndarray):
     """Yield the instance (or parameters) of :class:`~theorems.arithmetic.dual.Dual` values on the box ``[lows, highs]``."""
     with on_box(centre_radius(lows, highs)) as coordinates:
         yield domain.assemble(coordinates, wrap=lambda a: a.view(DualArray))
+
+
+@contextlib.contextmanager
+def taylor_instance(domain: Domain, lows: np.ndarray, highs: np.ndarray):
+    """Yield the instance (or parameters) of second-order :class:`~theorems.arithmetic.taylor.Taylor` forms on the
+    box ``[lows, highs]``."""
+    with taylor_on_box(centre_radius(lows, highs)) as coordinates:
+        yield domain.assemble(coordinates, wrap=lambda a: a.view(TaylorArray))
 
 
 def bisect(lows: np.ndarray, highs: np.ndarray, k: int) -> tuple[tuple, tuple]:

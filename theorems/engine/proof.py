@@ -36,15 +36,40 @@ import flint
 import numpy as np
 
 from theorems.arithmetic.dual import DUAL, Dual, as_dual
+from theorems.arithmetic.taylor import TAYLOR, Taylor, as_taylor
 from theorems.arithmetic.precision import F64, START_BITS, Undecided, working_bits
 from theorems.arithmetic.validation import check_integer, check_number
 from theorems.engine import proof_certificate, proof_reduction
-from theorems.engine.boxes import Domain, bisect, centre, dual_instance
+from theorems.engine.boxes import Domain, bisect, centre, dual_instance, taylor_instance
 from theorems.engine.search import Counterexample, IllDefined, certify
 from theorems.engine.statement import Statement, callback_result, jsonable
 from theorems.errors import EngineInconsistency, InvalidArgument, InvalidArgumentType
 
 STATUSES = ("proved", "refuted", "undecided")
+ENCLOSURES = (Dual, Taylor)
+
+
+@dataclasses.dataclass(frozen=True)
+class Form:
+    """An enclosure of the sides on a box: its name (the certificate's method), backend and instance builder."""
+
+    name: str
+    xp: Any
+    instance: Any
+    convert: Any
+    declines: tuple
+    """What its evaluation raises where it cannot enclose the sides on a box (then the box is bisected)."""
+
+
+_DECLINES = (Undecided, ZeroDivisionError, ValueError, OverflowError)
+MEAN_VALUE = Form("mean-value", DUAL, dual_instance, as_dual, _DECLINES)
+TAYLOR2 = Form("taylor2", TAYLOR, taylor_instance, as_taylor,
+               _DECLINES + (NotImplementedError, TypeError, AttributeError))  # an operation without a second-order rule
+TAYLOR_BELOW = 1e-2
+"""The second-order form is tried on a box the mean-value form leaves open only when the mean-value bound of ``g``
+is below this (a box close to closing, where ``O(r³)`` beats ``O(r²)``): on wider boxes both fail and the
+second-order evaluation, about ``n`` times the cost, would be wasted."""
+
 RANDOM_POINTS = 64
 """Float64 points drawn (with ``seed``) over the domain before the branch-and-bound, for a quick refutation."""
 
@@ -126,6 +151,7 @@ class _Search:
     ratio_known: bool = True
     leaves: list | None = None
     bits: int = START_BITS
+    closed_by: dict = dataclasses.field(default_factory=dict)
 
 
 def prove(statement: Statement, domain: Mapping[str, Any] | None = None, *, slack: float = 1e-6,
@@ -286,11 +312,13 @@ def box_json(domain: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _method(search: _Search) -> str:
-    """What closed the boxes: the dual's enclosure on boxes in ``T`` (or with ``T`` fixed), with face
-    reductions where any box needed them."""
-    keys = search.domain.keys
-    text = "branch-and-bound in arb balls (interval ∩ mean-value form, monotone faces)"
-    return text + ", T a coordinate of the box" if "T" in keys else text
+    """What closed the boxes: the mean-value form (interval ∩ mean-value, monotone faces) and, where it stalled,
+    the second-order Taylor form (with how many boxes each), on boxes in ``T`` or with ``T`` fixed."""
+    taylor = search.closed_by.get(TAYLOR2.name, 0)
+    forms = (f"interval ∩ mean-value form on {search.closed_by.get(MEAN_VALUE.name, 0)} boxes, second-order Taylor "
+             f"form on {taylor}" if taylor else "interval ∩ mean-value form")
+    text = f"branch-and-bound in arb balls ({forms}, monotone faces)"
+    return text + ", T a coordinate of the box" if "T" in search.domain.keys else text
 
 
 def _described(statement: Statement, domain: Domain) -> str:
@@ -343,14 +371,14 @@ def _refute_at(search: _Search, point) -> Counterexample | None:
     return certificate.counterexample if certificate.status == "violated" else None
 
 
-def _evaluate(search: _Search, lows, highs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(g, small, big)`` as flat arrays of duals on the box, ``g`` the claim in whichever form is provable:
+def _evaluate(search: _Search, lows, highs, form: Form = MEAN_VALUE) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(g, small, big)`` as flat arrays of ``form``'s enclosures on the box, ``g`` the claim in whichever form is provable:
     ``small/big − (1 + slack)`` where ``big > 0`` is certain (a common factor of both sides cancels there, as
     ``1/T`` does), ``small − (1 + slack)·big`` elsewhere; both are ``≤ 0`` exactly where the claim holds."""
-    with dual_instance(search.domain, lows, highs) as instance:
-        _, (lhs, rhs) = _sides(search.statement, instance, DUAL)
+    with form.instance(search.domain, lows, highs) as instance:
+        _, (lhs, rhs) = _sides(search.statement, instance, form.xp)
         small, big = (np.atleast_1d(np.asarray(side, dtype=object)) for side in _ordered(search.statement, lhs, rhs))
-        small, big = (np.array([as_dual(x) for x in side.ravel()], dtype=object)  # constants too: exact balls
+        small, big = (np.array([form.convert(x) for x in side.ravel()], dtype=object)  # constants too: exact balls
                       for side in np.broadcast_arrays(small, big))
         factor = flint.arb(1) + flint.arb(search.slack)  # exactly 1 + slack (a float sum would round)
         g = np.array([s / b - factor if _certainly_positive(b) else s - b * factor
@@ -376,7 +404,7 @@ def cross_check_enclosure(search: _Search, lows, highs, small, big) -> None:
     scale = np.maximum(np.abs(floats[0]), np.abs(floats[1])).ravel()
     for name, enclosures, values in (("small", small, floats[0].ravel()), ("big", big, floats[1].ravel())):
         for at, (enclosure, value) in enumerate(zip(enclosures, values)):
-            ball = enclosure.value if isinstance(enclosure, Dual) else _ball(enclosure)
+            ball = enclosure.value if isinstance(enclosure, ENCLOSURES) else _ball(enclosure)
             if not np.isfinite(value) or not np.isfinite(scale[at]) or not ball.is_finite():
                 continue
             low, high = float(ball.lower()), float(ball.upper())
@@ -390,41 +418,67 @@ def cross_check_enclosure(search: _Search, lows, highs, small, big) -> None:
 
 
 def _certainly_positive(value) -> bool:
-    value = value.value if isinstance(value, Dual) else _ball(value)
+    value = value.value if isinstance(value, ENCLOSURES) else _ball(value)
     return bool(value > 0)
 
 
 def _bound(search: _Search, lows, highs) -> tuple[float, int | None]:
     """``(upper bound of g, coordinate to split)`` on the box; ``split is None`` when ``g ≤ 0`` is proved
-    there, ``-1`` when the box can no longer be split."""
+    there, ``-1`` when the box can no longer be split. Each element is tried with the mean-value form, then, if
+    that leaves it open by less than :data:`TAYLOR_BELOW`, with the second-order form: whichever closes it."""
     try:
         g, small, big = _evaluate(search, lows, highs)
-    except (Undecided, ZeroDivisionError, ValueError, OverflowError):
+    except MEAN_VALUE.declines:
         return np.inf, _widest(lows, highs)
     cross_check_enclosure(search, lows, highs, small, big)
-    worst, worst_upper = None, -np.inf
-    box_ratio, faces, ratio_everywhere = -np.inf, {}, True
+    worst, worst_upper, open_elements = None, -np.inf, []
+    box_ratio, faces, ratio_everywhere, forms = -np.inf, {}, True, set()
     for at in range(len(g)):
         _witness(search, small[at], big[at])
         ratio_everywhere = ratio_everywhere and _certainly_positive(big[at])
-        proved, ratio, faces[at] = _element(search, g[at], small[at], big[at], at, lows, highs)
+        proved, ratio, faces[at] = _element(search, g[at], small[at], big[at], at, lows, highs, MEAN_VALUE)
         if proved:
-            box_ratio = max(box_ratio, ratio)
+            box_ratio, forms = max(box_ratio, ratio), forms | {MEAN_VALUE.name}
             continue
+        open_elements.append(at)
         upper = _upper(g[at])
         if upper > worst_upper or worst is None:
             worst, worst_upper = g[at], upper
+    if open_elements and worst_upper < TAYLOR_BELOW:
+        closed = _second_order(search, lows, highs, open_elements, faces)
+        for at, ratio in closed.items():
+            box_ratio, forms = max(box_ratio, ratio), forms | {TAYLOR2.name}
+        if len(closed) == len(open_elements):
+            worst = None
     if worst is None:
         search.sup_high = max(search.sup_high, box_ratio)
+        method = TAYLOR2.name if TAYLOR2.name in forms else MEAN_VALUE.name
+        search.closed_by[method] = search.closed_by.get(method, 0) + 1
         if search.leaves is not None:  # the box as the certificate states it: a bound only where it is a ratio's
             bound = box_ratio if ratio_everywhere and box_ratio < 1 + search.slack else None
-            search.leaves.append(proof_certificate.Leaf(tuple(lows), tuple(highs), faces, bound))
+            search.leaves.append(proof_certificate.Leaf(tuple(lows), tuple(highs), faces, bound, form=method))
         return -np.inf, None
     return worst_upper, _split(worst, lows, highs)
 
 
+def _second_order(search: _Search, lows, highs, elements, faces) -> dict[int, float]:
+    """The elements among ``elements`` that the second-order form closes on the box, with their ratio bounds
+    (``faces`` records their face reductions); none where a side is not twice differentiable on the box."""
+    try:
+        g, small, big = _evaluate(search, lows, highs, TAYLOR2)
+    except TAYLOR2.declines:
+        return {}
+    cross_check_enclosure(search, lows, highs, small, big)
+    closed = {}
+    for at in elements:
+        proved, ratio, steps = _element(search, g[at], small[at], big[at], at, lows, highs, TAYLOR2)
+        if proved:
+            closed[at], faces[at] = ratio, steps
+    return closed
+
+
 def _upper(value) -> float:
-    value = value.value if isinstance(value, Dual) else _ball(value)
+    value = value.value if isinstance(value, ENCLOSURES) else _ball(value)
     upper = float(value.upper()) if value.is_finite() else np.inf
     return np.nextafter(upper, np.inf)
 
@@ -434,7 +488,7 @@ def _ball(value):
     return Ball(value).arb
 
 
-def _element(search: _Search, g, small, big, at: int, lows, highs) -> tuple[bool, float, tuple]:
+def _element(search: _Search, g, small, big, at: int, lows, highs, form: Form) -> tuple[bool, float, tuple]:
     """Whether ``g ≤ 0`` is proved for this element on the box (after replacing each coordinate in which ``g`` is
     certainly monotone by the endpoint where it is largest), the proved upper bound of ``small/big`` there, and
     the face reductions applied (``(coordinate, "low" | "high")`` in order: what the certificate states)."""
@@ -442,15 +496,15 @@ def _element(search: _Search, g, small, big, at: int, lows, highs) -> tuple[bool
     for _ in range(len(lows) + 1):
         if _certainly_nonpositive(g):
             return True, _ratio_upper(search, small, big), tuple(faces)
-        if not isinstance(g, Dual):
+        if not isinstance(g, ENCLOSURES):
             return False, np.inf, ()
         lows, highs, steps = _collapse(g, lows, highs)
         if not steps:
             return False, np.inf, ()
         faces.extend(steps)
         try:
-            values = _evaluate(search, lows, highs)
-        except (Undecided, ZeroDivisionError, ValueError, OverflowError):
+            values = _evaluate(search, lows, highs, form)
+        except form.declines:
             return False, np.inf, ()
         g, small, big = (v[at] for v in values)
         _witness(search, small, big)
@@ -458,20 +512,20 @@ def _element(search: _Search, g, small, big, at: int, lows, highs) -> tuple[bool
 
 
 def _certainly_nonpositive(g) -> bool:
-    value = g.value if isinstance(g, Dual) else _ball(g)
+    value = g.value if isinstance(g, ENCLOSURES) else _ball(g)
     return bool(value.is_finite() and value.upper() <= 0)
 
 
 def _witness(search: _Search, small, big) -> None:
     """Raise the proved lower end of ``sup small/big`` with the value at the box's centre (a point of the domain)."""
-    if isinstance(small, Dual) or isinstance(big, Dual):
+    if isinstance(small, ENCLOSURES) or isinstance(big, ENCLOSURES):
         low = _centre(small) / _centre(big) if _centre(big) > 0 else None
         if low is not None and low.is_finite():
             search.sup_low = max(search.sup_low, float(np.nextafter(float(low.lower()), -np.inf)))
 
 
 def _centre(value):
-    return value.centre if isinstance(value, Dual) else _ball(value)
+    return value.centre if isinstance(value, ENCLOSURES) else _ball(value)
 
 
 def _collapse(g: Dual, lows, highs):
@@ -492,8 +546,8 @@ def _collapse(g: Dual, lows, highs):
 
 def _ratio_upper(search: _Search, small, big) -> float:
     bound = 1 + search.slack
-    big_value = big.value if isinstance(big, Dual) else _ball(big)
-    small_value = small.value if isinstance(small, Dual) else _ball(small)
+    big_value = big.value if isinstance(big, ENCLOSURES) else _ball(big)
+    small_value = small.value if isinstance(small, ENCLOSURES) else _ball(small)
     if not big_value > 0:
         search.ratio_known = False
         return bound
@@ -505,7 +559,7 @@ def _split(g, lows, highs) -> int:
     widths = highs - lows
     if not np.any(widths > 0) or np.all(widths <= 1e-12 * np.maximum(1.0, np.abs(lows) + np.abs(highs))):
         return -1
-    if isinstance(g, Dual) and all(s.is_finite() for s in g.gradient):
+    if isinstance(g, ENCLOSURES) and all(s.is_finite() for s in g.gradient):
         weights = np.array([float(s.abs_upper()) for s in g.gradient]) * widths
         if np.max(weights) > 0:
             return int(np.argmax(weights))

@@ -27,9 +27,10 @@ from theorems.checker.certificate import FORMAT
 from theorems.engine.boxes import interval_bounds, is_interval
 from theorems.errors import InvalidArgument
 
-METHODS = ("mean-value", "mean-value+faces")
-"""How a box was closed: the dual's enclosure (plain interval value ∩ mean-value form) on the whole box, or
-after the face reductions where ``g`` is certainly monotone."""
+METHODS = ("mean-value", "mean-value+faces", "taylor2", "taylor2+faces")
+"""How a box was closed: the dual's enclosure (plain interval value ∩ mean-value form) or the second-order Taylor
+form (:mod:`theorems.arithmetic.taylor`) on the whole box, or either after the face reductions where ``g`` is
+certainly monotone."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -41,10 +42,12 @@ class Leaf:
     high: tuple[float, ...]
     faces: Mapping[int, tuple[tuple[int, str], ...]]
     bound: float | None
+    form: str = "mean-value"
+    """The enclosure that closed the box: ``"mean-value"`` or ``"taylor2"`` (where any element needed it)."""
 
     @property
     def method(self) -> str:
-        return METHODS[1] if any(self.faces.values()) else METHODS[0]
+        return f"{self.form}+faces" if any(self.faces.values()) else self.form
 
     def to_json(self) -> dict[str, Any]:
         entry: dict[str, Any] = {"low": [float(x) for x in self.low], "high": [float(x) for x in self.high],

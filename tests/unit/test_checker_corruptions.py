@@ -177,3 +177,19 @@ def test_a_face_claim_by_element_applies_to_that_element(tmp_path, with_faces):
     data = copy.deepcopy(with_faces)
     data["boxes"][-1]["faces"] = {"0": [[0, "low"]]}
     assert _check(tmp_path, data).proved
+
+
+def test_a_face_the_checker_cannot_confirm_is_dropped_where_the_box_closes_without_it(tmp_path, with_faces):
+    # on [0, 1] the ratio 4α₁α₂ does decrease in gaps, but its slope is 0 at gaps = 0: the checker's enclosure of
+    # ∂g reaches above 0 there (it cannot confirm the claim), and proves g ≤ 0 on the box by its own bisections
+    data = copy.deepcopy(with_faces)
+    data["boxes"] = [{"low": [0.0], "high": [1.0], "faces": [[0, "low"]]}, data["boxes"][-1]]
+    check = _check(tmp_path, data)
+    assert check.proved, check.describe()
+
+
+def test_a_dropped_face_still_rejects_a_box_that_does_not_close(tmp_path, with_faces):
+    data = copy.deepcopy(with_faces)
+    data["boxes"] = [{"low": [0.0], "high": [1.0], "faces": [[0, "low"]], "bound": 0.999}, data["boxes"][-1]]
+    check = _check(tmp_path, data)
+    assert check.status == "rejected" and check.failed_box == 0 and "false" in check.reason, check.describe()

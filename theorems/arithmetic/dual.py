@@ -34,7 +34,7 @@ import numpy as np
 
 from theorems.arithmetic.ball_linalg import arb_spectral_norm as _arb_spectral_norm
 from theorems.arithmetic.ballarray import wrap_object_arrays
-from theorems.arithmetic.precision import Ball, Undecided, START_BITS, working_bits, root_of_squares
+from theorems.arithmetic.precision import Ball, Undecided, START_BITS, increasing_image, working_bits, root_of_squares
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
 _RADII: list[tuple] = []
@@ -228,12 +228,13 @@ def _dual(value):
     return _constant(arb, len(_RADII[-1]) if _RADII else 0)
 
 
-def _unary(function, derivative):
-    """``function`` on a dual, with ``derivative(value, function(value))`` the derivative's ball on the box."""
+def _unary(function, derivative, *, increasing: bool = False):
+    """``function`` on a dual, with ``derivative(value, function(value))`` the derivative's ball on the box; an
+    ``increasing`` one's value is the hull of its values at the box value's ends (arb's own is far wider)."""
     def apply(x):
         if not isinstance(x, Dual):
             x = _dual(x)
-        value = function(x.value)
+        value = increasing_image(function, x.value) if increasing else function(x.value)
         slope = derivative(x.value, value)
         return Dual(function(x.centre), value, (slope * g for g in x.gradient))
     return apply
@@ -249,11 +250,11 @@ def _sqrt_arb(x):
     return x.sqrt()
 
 
-exp = _unary(flint.arb.exp, lambda x, fx: fx)
-log = _unary(_log_arb, lambda x, fx: 1 / x)
-sqrt = _unary(_sqrt_arb, lambda x, fx: 1 / (2 * fx))
-tanh = _unary(flint.arb.tanh, lambda x, fx: 1 - fx * fx)
-expm1 = _unary(flint.arb.expm1, lambda x, fx: x.exp())
+exp = _unary(flint.arb.exp, lambda x, fx: fx, increasing=True)
+log = _unary(_log_arb, lambda x, fx: 1 / x, increasing=True)
+sqrt = _unary(_sqrt_arb, lambda x, fx: 1 / (2 * fx), increasing=True)
+tanh = _unary(flint.arb.tanh, lambda x, fx: 1 - fx * fx, increasing=True)
+expm1 = _unary(flint.arb.expm1, lambda x, fx: increasing_image(flint.arb.exp, x), increasing=True)
 sin = _unary(flint.arb.sin, lambda x, fx: x.cos())
 cos = _unary(flint.arb.cos, lambda x, fx: -x.sin())
 

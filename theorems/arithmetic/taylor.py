@@ -32,7 +32,7 @@ import flint
 import numpy as np
 
 from theorems.arithmetic.ballarray import wrap_object_arrays
-from theorems.arithmetic.precision import Ball, START_BITS, Undecided, working_bits
+from theorems.arithmetic.precision import Ball, START_BITS, Undecided, increasing_image, working_bits
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
 _BOXES: list[tuple[tuple, tuple]] = []
@@ -260,11 +260,13 @@ def _taylor(value):
     return _constant(arb, len(_BOXES[-1][0]) if _BOXES else 0)
 
 
-def _unary(function, first, second):
-    """``function`` with ``first(x, f(x))`` and ``second(x, f(x))`` its first and second derivatives' balls."""
+def _unary(function, first, second, *, increasing: bool = False):
+    """``function`` with ``first(x, f(x))`` and ``second(x, f(x))`` its first and second derivatives' balls; an
+    ``increasing`` one's value is the hull of its values at the box value's ends (arb's own is far wider)."""
     def apply(x):
         x = x if isinstance(x, Taylor) else _taylor(x)
-        value, centre = function(x.value), function(x.centre)
+        value = increasing_image(function, x.value) if increasing else function(x.value)
+        centre = function(x.centre)
         d1, d2, at_centre = first(x.value, value), second(x.value, value), first(x.centre, centre)
         n = len(x.gradient)
         hessian = [[d1 * x.hessian[k][l] + d2 * x.gradient[k] * x.gradient[l] for l in range(n)] for k in range(n)]
@@ -290,11 +292,12 @@ def _inverse(x):
     return 1 / x
 
 
-exp = _unary(flint.arb.exp, lambda x, fx: fx, lambda x, fx: fx)
-log = _unary(_log_arb, lambda x, fx: 1 / x, lambda x, fx: -1 / (x * x))
-sqrt = _unary(_sqrt_arb, lambda x, fx: 1 / (2 * fx), lambda x, fx: -1 / (4 * fx * x))
-tanh = _unary(flint.arb.tanh, lambda x, fx: 1 - fx * fx, lambda x, fx: -2 * fx * (1 - fx * fx))
-expm1 = _unary(flint.arb.expm1, lambda x, fx: x.exp(), lambda x, fx: x.exp())
+_EXP = lambda x, fx: increasing_image(flint.arb.exp, x)  # noqa: E731 - expm1's derivatives
+exp = _unary(flint.arb.exp, lambda x, fx: fx, lambda x, fx: fx, increasing=True)
+log = _unary(_log_arb, lambda x, fx: 1 / x, lambda x, fx: -1 / (x * x), increasing=True)
+sqrt = _unary(_sqrt_arb, lambda x, fx: 1 / (2 * fx), lambda x, fx: -1 / (4 * fx * x), increasing=True)
+tanh = _unary(flint.arb.tanh, lambda x, fx: 1 - fx * fx, lambda x, fx: -2 * fx * (1 - fx * fx), increasing=True)
+expm1 = _unary(flint.arb.expm1, _EXP, _EXP, increasing=True)
 sin = _unary(flint.arb.sin, lambda x, fx: x.cos(), lambda x, fx: -fx)
 cos = _unary(flint.arb.cos, lambda x, fx: -x.sin(), lambda x, fx: -fx)
 reciprocal = _unary(_inverse, lambda x, fx: -fx * fx, lambda x, fx: 2 * fx * fx * fx)

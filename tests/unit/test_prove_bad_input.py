@@ -18,6 +18,8 @@ MOTIVATING = dataclasses.replace(STATEMENTS["corollary3.motivating.corrected"], 
     ({"slack": float("nan")}, ValueError, "slack"),
     ({"max_seconds": -1}, ValueError, "max_seconds"),
     ({"seed": -1}, ValueError, "seed"),
+    ({"max_boxes": 0}, ValueError, "max_boxes"),
+    ({"max_boxes": 2.5}, TypeError, "max_boxes"),
 ])
 def test_bad_options_name_the_argument(kwargs, error, match):
     with pytest.raises(error, match=match):

@@ -152,10 +152,12 @@ class _Search:
     leaves: list | None = None
     bits: int = START_BITS
     closed_by: dict = dataclasses.field(default_factory=dict)
+    max_boxes: int | None = None
 
 
 def prove(statement: Statement, domain: Mapping[str, Any] | None = None, *, slack: float = 1e-6,
-          max_seconds: float = 60, seed: int = 0, certificate=None, homogeneity: bool = True) -> Proof:
+          max_seconds: float = 60, seed: int = 0, certificate=None, homogeneity: bool = True,
+          max_boxes: int | None = None) -> Proof:
     """Prove ``statement`` on every instance of ``domain`` (default: ``statement.prove``), up to ``slack``.
 
     ``domain`` maps each instance key (each parameter, for a statement with ``parameters``) to an
@@ -165,6 +167,9 @@ def prove(statement: Statement, domain: Mapping[str, Any] | None = None, *, slac
     ``certificate``: a path; when the proof is ``proved``, the closed boxes are written there as a certificate
     (:mod:`theorems.engine.proof_certificate`) and re-checked by the independent checker, whose verdict is
     ``Proof.checker``. The path is validated before any work.
+
+    ``max_boxes``: stop (``undecided``) after evaluating this many boxes of one search, whatever the time left (a
+    budget that does not depend on the machine).
 
     ``homogeneity``: with ``T`` on an interval, first try the reduction to ``T = 1``
     (:mod:`theorems.engine.proof_reduction`); it counts only when the checker proves it for these sides on
@@ -178,6 +183,8 @@ def prove(statement: Statement, domain: Mapping[str, Any] | None = None, *, slac
     check_number(slack, name="slack", min_value=0.0, max_value=1.0)
     check_number(max_seconds, name="max_seconds", min_value=0.0, max_value=86_400.0)
     check_integer(seed, name="seed", min_value=0)
+    if max_boxes is not None:
+        check_integer(max_boxes, name="max_boxes", min_value=1)
     if not isinstance(homogeneity, bool):
         raise InvalidArgumentType(f"homogeneity must be True or False, not {homogeneity!r}")
     parsed = Domain.parse(domain)
@@ -185,12 +192,12 @@ def prove(statement: Statement, domain: Mapping[str, Any] | None = None, *, slac
     started = time.perf_counter()
     if homogeneity and proof_reduction.applies(domain):
         reduced = _reduced(statement, domain, slack=float(slack), max_seconds=max_seconds / 2, seed=seed, path=path,
-                           started=started)
+                           started=started, max_boxes=max_boxes)
         if reduced is not None:
             return reduced
     search, status, worst, counterexample, detail = _search_on(
         statement, parsed, slack=float(slack), max_seconds=max(0.0, max_seconds - (time.perf_counter() - started)),
-        seed=seed, record=True)
+        seed=seed, record=True, max_boxes=max_boxes)
     data = (proof_certificate.certificate_json(statement=statement, domain=domain, slack=slack, leaves=search.leaves)
             if status == "proved" else None)
     proof = Proof(statement.id, status, _described(statement, parsed), float(slack), search.boxes,
@@ -219,9 +226,9 @@ def _sup(search: "_Search", status: str):
 
 
 def _search_on(statement: Statement, parsed: Domain, *, slack: float, max_seconds: float, seed: int, record: bool,
-               bits: int = START_BITS):
+               bits: int = START_BITS, max_boxes: int | None = None):
     """``(search, status, worst box, counterexample, detail)`` of the branch-and-bound on ``parsed``."""
-    search = _Search(statement, parsed, slack, leaves=[] if record else None, bits=bits)
+    search = _Search(statement, parsed, slack, leaves=[] if record else None, bits=bits, max_boxes=max_boxes)
     started = time.perf_counter()
 
     def finish(status, *, worst=None, counterexample=None, detail=""):
@@ -234,7 +241,8 @@ def _search_on(statement: Statement, parsed: Domain, *, slack: float, max_second
     return (search, *outcome)
 
 
-def _reduced(statement: Statement, domain, *, slack: float, max_seconds: float, seed: int, path, started) -> Proof | None:
+def _reduced(statement: Statement, domain, *, slack: float, max_seconds: float, seed: int, path, started,
+             max_boxes: int | None) -> Proof | None:
     """The proof through homogeneity in ``(l, T)`` when the base proof closes and the checker proves the reduction
     on every one of its boxes; ``None`` otherwise (the caller proves with ``T`` in the box)."""
     for degrees in proof_reduction.proposals(domain):
@@ -245,7 +253,7 @@ def _reduced(statement: Statement, domain, *, slack: float, max_seconds: float, 
         # l/T up to 100 at T = 1: 1 − α = e^(−100) and its square must be resolved, not lost to rounding
         extent = float(np.max(np.abs(np.concatenate([parsed.lows, parsed.highs]))))
         search, status, *_ = _search_on(statement, parsed, slack=slack, max_seconds=max_seconds, seed=seed,
-                                        record=True, bits=max(START_BITS, int(6 * extent)))
+                                        record=True, bits=max(START_BITS, int(6 * extent)), max_boxes=max_boxes)
         if status != "proved":
             return None
         data = proof_certificate.certificate_json(statement=statement, domain=domain, slack=slack, leaves=search.leaves,
@@ -279,6 +287,10 @@ def _branch_and_bound(search: _Search, seed: int, max_seconds: float, started: f
                 _, _, lows, highs = heap[0]
                 return finish("undecided", worst=parsed.describe(lows, highs),
                               detail=f"time limit {max_seconds:g} s reached with {len(heap)} boxes open")
+            if search.max_boxes is not None and search.boxes >= search.max_boxes:
+                _, _, lows, highs = heap[0]
+                return finish("undecided", worst=parsed.describe(lows, highs),
+                              detail=f"box budget {search.max_boxes} reached with {len(heap)} boxes open")
             _, _, lows, highs = heapq.heappop(heap)
             search.boxes += 1
             counterexample = _refute_at(search, centre(lows, highs))

@@ -12,7 +12,8 @@ says ``proved`` only when
    ``g = small/big − b`` if ``big > 0`` on the box (``b`` the box's claimed bound, else ``1 + slack``),
    ``small − b·big`` if ``big ≥ 0``, ``small − (1 + slack)·big`` otherwise;
 3. each face reduction the certificate claims is re-proved: ``∂g/∂x_k`` enclosed on the whole box has the claimed
-   sign, so ``g``'s largest value is on that face, where the check continues.
+   sign, so ``g``'s largest value is on that face, where the check continues. A face whose sign the checker can
+   neither confirm nor refute is dropped: the box must then close without the certificate's faces.
 
 A box that the checker's enclosure cannot close at once is bisected (at most ``refine`` times in depth): the
 claim is still proved on the whole box, by the checker's own means; a point of the box where ``g > 0`` rejects at

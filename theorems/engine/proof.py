@@ -65,7 +65,7 @@ _DECLINES = (Undecided, ZeroDivisionError, ValueError, OverflowError)
 MEAN_VALUE = Form("mean-value", DUAL, dual_instance, as_dual, _DECLINES)
 TAYLOR2 = Form("taylor2", TAYLOR, taylor_instance, as_taylor,
                _DECLINES + (NotImplementedError, TypeError, AttributeError))  # an operation without a second-order rule
-TAYLOR_BELOW = 1e-2
+TAYLOR_BELOW = 1e-3
 """The second-order form is tried on a box the mean-value form leaves open only when the mean-value bound of ``g``
 is below this (a box close to closing, where ``O(r³)`` beats ``O(r²)``): on wider boxes both fail and the
 second-order evaluation, about ``n`` times the cost, would be wasted."""

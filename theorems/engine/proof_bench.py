@@ -53,6 +53,12 @@ def cases():
     rows += [(sid, None, keys(4)) for sid in ("corollary1.max-key.upper", "corollary1.own-key.upper.corrected")]
     rows += [("lemma1.upper", None, lemma(4, 1.0)), ("lemma1.upper", None, lemma(4, (0.1, 10.0)))]
     rows += [("corollary1.max-key.upper", None, keys(4, (0.1, 10.0), 1.0))]
+    rows += [(sid, None, gaps(3, T)) for sid, T in (("corollary3.row.corrected", (0.1, 10.0)),
+                                                     ("corollary3.frobenius.corrected", (0.1, 10.0)),
+                                                     ("corollary3.frobenius.corrected", 1.0),
+                                                     ("corollary3.spectral.corrected", (0.1, 10.0)))]
+    rows += [("lemma1.lower", None, lemma(4, (0.1, 10.0))), ("lemma1.lower", None, lemma(4, 1.0))]
+    rows += [("corollary1.own-key.upper.corrected", None, keys(4, T, 1.0)) for T in ((0.1, 10.0), 1.0)]
     return rows
 
 

@@ -20,6 +20,7 @@ MOTIVATING = dataclasses.replace(STATEMENTS["corollary3.motivating.corrected"], 
     ({"seed": -1}, ValueError, "seed"),
     ({"max_boxes": 0}, ValueError, "max_boxes"),
     ({"max_boxes": 2.5}, TypeError, "max_boxes"),
+    ({"second_order": "yes"}, TypeError, "second_order"),
 ])
 def test_bad_options_name_the_argument(kwargs, error, match):
     with pytest.raises(error, match=match):

@@ -153,11 +153,12 @@ class _Search:
     bits: int = START_BITS
     closed_by: dict = dataclasses.field(default_factory=dict)
     max_boxes: int | None = None
+    taylor_below: float = TAYLOR_BELOW
 
 
 def prove(statement: Statement, domain: Mapping[str, Any] | None = None, *, slack: float = 1e-6,
           max_seconds: float = 60, seed: int = 0, certificate=None, homogeneity: bool = True,
-          max_boxes: int | None = None) -> Proof:
+          max_boxes: int | None = None, second_order: bool = True) -> Proof:
     """Prove ``statement`` on every instance of ``domain`` (default: ``statement.prove``), up to ``slack``.
 
     ``domain`` maps each instance key (each parameter, for a statement with ``parameters``) to an
@@ -167,6 +168,9 @@ def prove(statement: Statement, domain: Mapping[str, Any] | None = None, *, slac
     ``certificate``: a path; when the proof is ``proved``, the closed boxes are written there as a certificate
     (:mod:`theorems.engine.proof_certificate`) and re-checked by the independent checker, whose verdict is
     ``Proof.checker``. The path is validated before any work.
+
+    ``second_order``: where the mean-value form leaves a box open by less than :data:`TAYLOR_BELOW`, try the
+    second-order Taylor form (:mod:`theorems.arithmetic.taylor`) on it; ``False``: the mean-value form alone.
 
     ``max_boxes``: stop (``undecided``) after evaluating this many boxes of one search, whatever the time left (a
     budget that does not depend on the machine).
@@ -185,19 +189,20 @@ def prove(statement: Statement, domain: Mapping[str, Any] | None = None, *, slac
     check_integer(seed, name="seed", min_value=0)
     if max_boxes is not None:
         check_integer(max_boxes, name="max_boxes", min_value=1)
-    if not isinstance(homogeneity, bool):
-        raise InvalidArgumentType(f"homogeneity must be True or False, not {homogeneity!r}")
+    for name, flag in (("homogeneity", homogeneity), ("second_order", second_order)):
+        if not isinstance(flag, bool):
+            raise InvalidArgumentType(f"{name} must be True or False, not {flag!r}")
     parsed = Domain.parse(domain)
     path = None if certificate is None else proof_certificate.checked_path(certificate)
     started = time.perf_counter()
     if homogeneity and proof_reduction.applies(domain):
         reduced = _reduced(statement, domain, slack=float(slack), max_seconds=max_seconds / 2, seed=seed, path=path,
-                           started=started, max_boxes=max_boxes)
+                           started=started, max_boxes=max_boxes, second_order=second_order)
         if reduced is not None:
             return reduced
     search, status, worst, counterexample, detail = _search_on(
         statement, parsed, slack=float(slack), max_seconds=max(0.0, max_seconds - (time.perf_counter() - started)),
-        seed=seed, record=True, max_boxes=max_boxes)
+        seed=seed, record=True, max_boxes=max_boxes, second_order=second_order)
     data = (proof_certificate.certificate_json(statement=statement, domain=domain, slack=slack, leaves=search.leaves)
             if status == "proved" else None)
     proof = Proof(statement.id, status, _described(statement, parsed), float(slack), search.boxes,
@@ -226,9 +231,10 @@ def _sup(search: "_Search", status: str):
 
 
 def _search_on(statement: Statement, parsed: Domain, *, slack: float, max_seconds: float, seed: int, record: bool,
-               bits: int = START_BITS, max_boxes: int | None = None):
+               bits: int = START_BITS, max_boxes: int | None = None, second_order: bool = True):
     """``(search, status, worst box, counterexample, detail)`` of the branch-and-bound on ``parsed``."""
-    search = _Search(statement, parsed, slack, leaves=[] if record else None, bits=bits, max_boxes=max_boxes)
+    search = _Search(statement, parsed, slack, leaves=[] if record else None, bits=bits, max_boxes=max_boxes,
+                     taylor_below=TAYLOR_BELOW if second_order else -np.inf)
     started = time.perf_counter()
 
     def finish(status, *, worst=None, counterexample=None, detail=""):
@@ -242,7 +248,7 @@ def _search_on(statement: Statement, parsed: Domain, *, slack: float, max_second
 
 
 def _reduced(statement: Statement, domain, *, slack: float, max_seconds: float, seed: int, path, started,
-             max_boxes: int | None) -> Proof | None:
+             max_boxes: int | None, second_order: bool) -> Proof | None:
     """The proof through homogeneity in ``(l, T)`` when the base proof closes and the checker proves the reduction
     on every one of its boxes; ``None`` otherwise (the caller proves with ``T`` in the box)."""
     for degrees in proof_reduction.proposals(domain):
@@ -253,7 +259,8 @@ def _reduced(statement: Statement, domain, *, slack: float, max_seconds: float, 
         # l/T up to 100 at T = 1: 1 − α = e^(−100) and its square must be resolved, not lost to rounding
         extent = float(np.max(np.abs(np.concatenate([parsed.lows, parsed.highs]))))
         search, status, *_ = _search_on(statement, parsed, slack=slack, max_seconds=max_seconds, seed=seed,
-                                        record=True, bits=max(START_BITS, int(6 * extent)), max_boxes=max_boxes)
+                                        record=True, bits=max(START_BITS, int(6 * extent)), max_boxes=max_boxes,
+                                        second_order=second_order)
         if status != "proved":
             return None
         data = proof_certificate.certificate_json(statement=statement, domain=domain, slack=slack, leaves=search.leaves,
@@ -456,7 +463,7 @@ def _bound(search: _Search, lows, highs) -> tuple[float, int | None]:
         upper = _upper(g[at])
         if upper > worst_upper or worst is None:
             worst, worst_upper = g[at], upper
-    if open_elements and worst_upper < TAYLOR_BELOW:
+    if open_elements and worst_upper < search.taylor_below:
         closed = _second_order(search, lows, highs, open_elements, faces)
         for at, ratio in closed.items():
             box_ratio, forms = max(box_ratio, ratio), forms | {TAYLOR2.name}

@@ -26,8 +26,13 @@ BEGIN, END = "<!-- proof-bench: begin -->", "<!-- proof-bench: end -->"
 MAX_SECONDS = 120
 
 
+SECOND_ORDER = "second order"
+"""A case's ``before`` that is its ``after`` domain proved with the mean-value form alone (``second_order=False``):
+the before/after of the second-order Taylor form."""
+
+
 def cases():
-    """``(statement id, before: main's domain or None, after: the domain now)``."""
+    """``(statement id, before: main's domain, SECOND_ORDER or None, after: the domain now[, prove's options])``."""
     from theorems.catalogue import STATEMENTS
 
     def declared(sid):
@@ -59,6 +64,8 @@ def cases():
                                                      ("corollary3.spectral.corrected", (0.1, 10.0)))]
     rows += [("lemma1.lower", None, lemma(4, (0.1, 10.0))), ("lemma1.lower", None, lemma(4, 1.0))]
     rows += [("corollary1.own-key.upper.corrected", None, keys(4, T, 1.0)) for T in ((0.1, 10.0), 1.0)]
+    rows += [("corollary3.finite-difference.corrected", SECOND_ORDER, fd((0.1, 10.0)), {"homogeneity": False}),
+             ("corollary3.motivating.corrected", SECOND_ORDER, {**gaps(2, (0.1, 10.0)), "eps": (0.5, 2.0)})]
     return rows
 
 
@@ -80,21 +87,32 @@ def measure(*, max_seconds: float = MAX_SECONDS, only: str | None = None) -> lis
     from theorems.engine.proof import prove
 
     rows = []
-    for sid, before, after in cases():
+    for sid, before, after, *options in cases():
         if only and only not in sid:
             continue
-        statement = STATEMENTS[sid]
-        old = prove(statement, before, max_seconds=max_seconds) if before is not None else None
+        statement, options = STATEMENTS[sid], (options or [{}])[0]
+        old = _before(statement, before, after, options, max_seconds)
         with tempfile.TemporaryDirectory() as folder:
             started = time.perf_counter()
-            new = prove(statement, after, max_seconds=max_seconds, certificate=Path(folder) / "proof.json")
+            new = prove(statement, after, max_seconds=max_seconds, certificate=Path(folder) / "proof.json", **options)
             seconds = time.perf_counter() - started
-        rows.append(Row(sid, old.domain.split(" → ")[0] + f" ({old.status})" if old else "—",
+        shown = "the same, mean-value form alone" if before == SECOND_ORDER else old.domain.split(" → ")[0] if old else ""
+        rows.append(Row(sid, f"{shown} ({old.status})" if old else "—",
                         old.boxes if old else None, old.seconds if old else None,
                         new.domain.split(" → ")[0] + (f", L = {new.tokens}" if new.tokens else ""), new.status,
                         new.boxes, seconds, new.checker or "—"))
         print(f"{sid}: {rows[-1]}", file=sys.stderr, flush=True)
     return rows
+
+
+def _before(statement, before, after, options, max_seconds):
+    from theorems.engine.proof import prove
+
+    if before is None:
+        return None
+    if before == SECOND_ORDER:
+        return prove(statement, after, max_seconds=max_seconds, second_order=False, **options)
+    return prove(statement, before, max_seconds=max_seconds, **options)
 
 
 def table(rows: list[Row]) -> str:

@@ -1,5 +1,5 @@
 """The checker shares no bounding code with the prover. Statically: no module of ``theorems/checker`` imports
-(anywhere in its source, function bodies included) the prover's proof, duals, boxes or ball backend, or anything
+(anywhere in its source, function bodies included) the prover's proof, duals, Taylor forms, boxes or ball backend, or anything
 but the error tree, the argument checks, the catalogue (to look a statement up) and its own modules. At run time: with every bounding
 entry point of the prover made to raise, a certificate is still proved, so no call reaches them."""
 
@@ -9,7 +9,8 @@ from checker_certificates import certificate, tiling, write
 from test_import_floors import imported, project_modules
 from theorems import STATEMENTS
 
-PROVER = {"theorems.engine.proof", "theorems.arithmetic.dual", "theorems.engine.boxes", "theorems.arithmetic.ball",
+PROVER = {"theorems.engine.proof", "theorems.arithmetic.dual", "theorems.arithmetic.taylor", "theorems.engine.boxes",
+          "theorems.arithmetic.ball",
           "theorems.arithmetic.ballarray", "theorems.arithmetic.ball_linalg", "theorems.arithmetic.precision",
           "theorems.engine.search"}
 ALLOWED = {"theorems.errors", "theorems.catalogue", "theorems.arithmetic.validation"}
@@ -44,7 +45,7 @@ def test_the_walk_would_see_a_lazy_import_of_the_prover(tmp_path):
 
 
 def test_a_certificate_is_proved_with_the_provers_bounding_code_disabled(monkeypatch, tmp_path):
-    from theorems.arithmetic import ball, ball_linalg, dual, precision
+    from theorems.arithmetic import ball, ball_linalg, dual, precision, taylor
     from theorems.engine import boxes, proof
     from theorems.checker import verify_proof
 
@@ -56,8 +57,9 @@ def test_a_certificate_is_proved_with_the_provers_bounding_code_disabled(monkeyp
     def poisoned(*args, **kwargs):
         raise AssertionError("the checker reached the prover's bounding code")
     for module, names in ((dual.Dual, ("__init__",)), (dual, ("on_box", "spectral_norm", "norm", "maximum")),
+                          (taylor.Taylor, ("__init__",)), (taylor, ("on_box", "norm", "maximum")),
                           (boxes, ("dual_instance", "centre_radius", "bisect")), (proof, ("prove", "_bound")),
-                          (ball.Ball, ("__init__",)), (ball_linalg, ("arb_spectral_norm",)), (precision, ("working_bits", "balls"))):
+                          (ball.Ball, ("__init__",)), (ball_linalg, ("arb_spectral_norm",)), (precision, ("working_bits", "balls", "increasing_image"))):
         for name in names:
             monkeypatch.setattr(module, name, poisoned)
     check = verify_proof(path, refine=0)

@@ -93,11 +93,12 @@ def _mp(value) -> mpmath.mpf:
     return mpmath.mpf((int(man), int(exp)))
 
 
-def _check_dual(name, result, f, centres, radii, points, original=None):
-    """The value, centre and gradient of ``result`` (a Dual) against ``f`` on the box; a raise is a decline."""
+def _check_dual(name, result, f, centres, radii, points, original=None, kind=dual.Dual):
+    """The value, centre and gradient of ``result`` (a Dual, or a ``kind``: the Taylor form has them too) against
+    ``f`` on the box; a raise is a decline."""
     if isinstance(result, BaseException):
         return
-    assert isinstance(result, dual.Dual), f"{name}: {result!r} is no Dual"
+    assert isinstance(result, kind), f"{name}: {result!r} is no {kind.__name__}"
     where = f"{name} on the box {list(zip(centres, radii))}"
     values = {t: _at(f, _point(centres, radii, t)) for t in points}
     if result.value.is_finite():

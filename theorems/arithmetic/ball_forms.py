@@ -4,14 +4,15 @@ A *ball form* is the code that runs when a numpy or scipy function, a backend op
 balls (or, for proofs, duals); its *original* is the float64 function a side means. :func:`forms` lists them
 all, read from the tables the dispatch itself uses (``ballarray._SOUND`` and ``_NATIVE``, the reductions they
 allow, ``ballarray.SCIPY_FORMS``, ``ball_linalg.FUNCTIONS`` with ``VECTOR_NORMS`` and ``MATRIX_NORMS``, the
-``ARB`` and ``DUAL`` backends, the methods of :class:`~theorems.arithmetic.ball.Ball` and
-:class:`~theorems.arithmetic.dual.Dual` that numpy's object loops and Python's operators call, and ``dual._SOUND``),
+``ARB``, ``DUAL`` and ``TAYLOR`` backends, the methods of :class:`~theorems.arithmetic.ball.Ball`,
+:class:`~theorems.arithmetic.dual.Dual` and :class:`~theorems.arithmetic.taylor.Taylor` that numpy's object loops and
+Python's operators call, ``dual._SOUND`` and ``taylor._SOUND``),
 so the list cannot drift from what runs. The differential tests (``tests/unit/test_ball_forms_*.py``) check
 every entry against its original, and a test fails when an entry has none; :func:`replaced` swaps one entry
 for a while (to show that a wrong form is caught).
 
 >>> names = {form.name for form in forms()}
->>> {"scipy.special.rel_entr", "np.linalg.norm(matrix, ord=2)", "np.add.reduce", "DUAL.exp"} <= names
+>>> {"scipy.special.rel_entr", "np.linalg.norm(matrix, ord=2)", "np.add.reduce", "DUAL.exp", "TAYLOR.exp"} <= names
 True
 >>> form = find("np.exp")
 >>> form.family, form.original is np.exp, form.ball_form is not np.exp
@@ -29,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from theorems.arithmetic import ball_linalg, ballarray, dual
+from theorems.arithmetic import ball_linalg, ballarray, dual, taylor
 from theorems.arithmetic.ball import Ball
 from theorems.arithmetic.precision import ARB, F64
 from theorems.errors import InvalidArgument
@@ -63,7 +64,8 @@ def forms() -> tuple[Form, ...]:
     """Every ball form, sorted by family and name (a fresh tuple: the tables may change)."""
     found = [*_ufuncs(), *_native(), *_reductions(), *_scipy(), *_linalg(), *_backend("ARB", ARB, "backend"),
              *_methods(Ball, "ball method"), *_ball_ufunc_methods(), *_backend("DUAL", dual.DUAL, "dual"),
-             *_methods(dual.Dual, "dual"), *_dual_ufuncs()]
+             *_methods(dual.Dual, "dual"), *_dual_ufuncs(), *_backend("TAYLOR", taylor.TAYLOR, "taylor"),
+             *_methods(taylor.Taylor, "taylor"), *_taylor_ufuncs()]
     return tuple(sorted(found, key=lambda form: (form.family, form.name)))
 
 
@@ -219,6 +221,10 @@ def _on_object_array(ufunc) -> Callable:
 
 def _dual_ufuncs() -> list[Form]:
     return [Form(f"DualArray {_ufunc_name(u)}", "dual", u, u, dual._SOUND, u) for u in dual._SOUND]
+
+
+def _taylor_ufuncs() -> list[Form]:
+    return [Form(f"TaylorArray {_ufunc_name(u)}", "taylor", u, u, taylor._SOUND, u) for u in taylor._SOUND]
 
 
 __all__ = ["Form", "find", "forms", "replaced"]

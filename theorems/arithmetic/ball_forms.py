@@ -198,9 +198,11 @@ def _operator(name: str) -> Callable | None:
 def _methods(cls: type, family: str) -> list[Form]:
     """The operators of ``cls`` (numpy's object loops and Python's operators call them); a reflected one is called
     with the ball (dual) as its first argument and a plain number as the second."""
-    prefix = cls.__name__
+    prefix, members = cls.__name__, {}
+    for klass in reversed(cls.__mro__[:-1]):  # inherited operators too (a base first, so that the class's own win)
+        members.update(vars(klass))
     return [Form(f"{prefix}.{name}", family, original, original, cls, name)
-            for name, value in vars(cls).items() if callable(value) and (original := _operator(name)) is not None]
+            for name, value in members.items() if callable(value) and (original := _operator(name)) is not None]
 
 
 def _ball_ufunc_methods() -> list[Form]:

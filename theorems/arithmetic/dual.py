@@ -42,10 +42,74 @@ _HALF_WIDTHS: list[tuple] = []
 """The box's exact half-widths (``_RADII`` holds them as balls ``[−r, r]``, whose radii arb rounds up to 30 bits)."""
 
 
-class Dual:
+class BoxEnclosure:
+    """What an enclosure of ``f`` on a box decides: a comparison is certain on the tightened difference (``value``
+    of ``self − other``) or raises ``Undecided``; ``float()`` only of a constant. Subclasses (:class:`Dual`, the
+    second-order :class:`~theorems.arithmetic.taylor.Taylor`) give ``_coerce``, which makes a number one of them."""
+
+    __slots__ = ()
+
+    def _coerce(self, other):
+        raise NotImplementedError
+
+    def _compare(self, other, name: str, sign: int, strict: bool) -> bool:
+        if isinstance(other, np.ndarray) and other.ndim:
+            return NotImplemented
+        theirs = self._coerce(other)
+        difference = (self - theirs).value * sign  # sign·(self − other) > 0 (or ≥ 0) is the claim
+        if (difference > 0) if strict else (difference >= 0):
+            return True
+        if (difference <= 0) if strict else (difference < 0):
+            return False
+        raise Undecided(f"{self.value} {name} {theirs.value} is undecided on this box")
+
+    def __lt__(self, other): return self._compare(other, "<", -1, True)
+    def __le__(self, other): return self._compare(other, "<=", -1, False)
+    def __gt__(self, other): return self._compare(other, ">", 1, True)
+    def __ge__(self, other): return self._compare(other, ">=", 1, False)
+
+    def __eq__(self, other):
+        # equal at every point of the box (the difference is exactly 0), at none (0 is outside it), or Undecided;
+        # object identity (Python's default) would say x == 0 is False on a box holding 0
+        if isinstance(other, np.ndarray) and other.ndim:
+            return NotImplemented
+        theirs = self._coerce(other)
+        if theirs is NotImplemented:
+            return NotImplemented
+        difference = (self - theirs).value
+        if difference.is_zero():
+            return True
+        if not difference.contains(0):
+            return False
+        raise Undecided(f"{self.value} == {theirs.value} is undecided on this box")
+
+    def __ne__(self, other):
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    __hash__ = None
+
+    def __bool__(self) -> bool:
+        if self.value != 0:
+            return True
+        if self.value.is_zero():
+            return False
+        raise Undecided(f"truth of {self.value} is undecided on this box")
+
+    def __float__(self) -> float:
+        # a float of a quantity that varies over the box would silently evaluate the side at one point
+        if not (self.value.is_exact() and all(g.is_zero() for g in self.gradient)):
+            raise InvalidArgumentType(f"float() of {self.value}, which varies over the box: this side needs a fixed value here")
+        return float(self.value)
+
+
+class Dual(BoxEnclosure):
     """``f`` on a box: ``centre`` ⊇ {f(c)}, ``value`` ⊇ f(box), ``gradient[k]`` ⊇ ∂_k f(box); arb balls."""
 
     __slots__ = ("centre", "value", "gradient")
+
+    def _coerce(self, other):
+        return _dual(other)
 
     def __init__(self, centre, value, gradient) -> None:
         self.centre, self.value, self.gradient = centre, value, tuple(gradient)
@@ -128,56 +192,6 @@ class Dual:
             return -self
         # |·| is 1-Lipschitz: its derivative along any segment is s·f' with s ∈ [−1, 1]
         return Dual(abs(self.centre), abs(self.value), (_hull_zero(g) for g in self.gradient))
-
-    # comparisons: certain, or Undecided (decided on the mean-value-tightened difference) -------------------
-    def _compare(self, other, name: str, sign: int, strict: bool) -> bool:
-        if isinstance(other, np.ndarray) and other.ndim:
-            return NotImplemented
-        difference = (self - _dual(other)).value * sign  # sign·(self − other) > 0 (or ≥ 0) is the claim
-        if (difference > 0) if strict else (difference >= 0):
-            return True
-        if (difference <= 0) if strict else (difference < 0):
-            return False
-        raise Undecided(f"{self.value} {name} {_dual(other).value} is undecided on this box")
-
-    def __lt__(self, other): return self._compare(other, "<", -1, True)
-    def __le__(self, other): return self._compare(other, "<=", -1, False)
-    def __gt__(self, other): return self._compare(other, ">", 1, True)
-    def __ge__(self, other): return self._compare(other, ">=", 1, False)
-
-    def __eq__(self, other):
-        # equal at every point of the box (the difference is exactly 0), at none (0 is outside it), or Undecided;
-        # object identity (Python's default) would say x == 0 is False on a box holding 0
-        if isinstance(other, np.ndarray) and other.ndim:
-            return NotImplemented
-        theirs = _dual(other)
-        if theirs is NotImplemented:
-            return NotImplemented
-        difference = (self - theirs).value
-        if difference.is_zero():
-            return True
-        if not difference.contains(0):
-            return False
-        raise Undecided(f"{self.value} == {theirs.value} is undecided on this box")
-
-    def __ne__(self, other):
-        equal = self.__eq__(other)
-        return equal if equal is NotImplemented else not equal
-
-    __hash__ = None
-
-    def __bool__(self) -> bool:
-        if _certain(self.value != 0):
-            return True
-        if self.value.is_zero():
-            return False
-        raise Undecided(f"truth of {self.value} is undecided on this box")
-
-    def __float__(self) -> float:
-        # a float of a quantity that varies over the box would silently evaluate the side at one point
-        if not (self.value.is_exact() and all(g.is_zero() for g in self.gradient)):
-            raise InvalidArgumentType(f"float() of {self.value}, which varies over the box: this side needs a fixed value here")
-        return float(self.value)
 
     def __repr__(self) -> str:
         return f"Dual(value={self.value}, gradient={list(self.gradient)})"
@@ -347,30 +361,32 @@ def dual_max(values, axis=None):
 
 
 class DualArray(np.ndarray):
-    """An object array of :class:`Dual` values whose ``np.maximum``/``np.minimum`` (so ``np.max``) are sound."""
+    """An object array of :class:`Dual` values whose ``np.maximum``/``np.minimum`` (so ``np.max``) are sound: numpy's
+    ufuncs in ``sound`` run their forms there (a subclass for another enclosure on a box names its own table)."""
+
+    sound: dict = {}
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        ufunc = _SOUND.get(ufunc, ufunc)
+        kind = type(self)
+        ufunc = kind.sound.get(ufunc, ufunc)
         inputs = tuple(x.view(np.ndarray) if isinstance(x, DualArray) else x for x in inputs)
         if "out" in kwargs:
             kwargs["out"] = tuple(x.view(np.ndarray) if isinstance(x, DualArray) else x for x in kwargs["out"])
-        if ufunc in _SOUND.values() and method == "reduce":
+        if ufunc in kind.sound.values() and method == "reduce":
             array = np.asarray(inputs[0], dtype=object)
             axis, keepdims = kwargs.get("axis", 0), kwargs.get("keepdims", False)
             if axis is None:
                 result = ufunc.reduce(array.ravel())
-                return np.array([result], dtype=object).reshape((1,) * array.ndim).view(DualArray) if keepdims else result
+                return np.array([result], dtype=object).reshape((1,) * array.ndim).view(kind) if keepdims else result
             result = ufunc.reduce(array, axis=axis)
-            return _wrap(np.expand_dims(np.asarray(result, dtype=object), axis) if keepdims else result)
-        return _wrap(getattr(ufunc, method)(*inputs, **kwargs))
-
-
-def _wrap(result):
-    return wrap_object_arrays(result, DualArray)
+            return wrap_object_arrays(np.expand_dims(np.asarray(result, dtype=object), axis) if keepdims else result,
+                                      kind)
+        return wrap_object_arrays(getattr(ufunc, method)(*inputs, **kwargs), kind)
 
 
 _SOUND = {np.maximum: np.frompyfunc(maximum, 2, 1), np.minimum: np.frompyfunc(minimum, 2, 1)}
 _SOUND[np.fmax], _SOUND[np.fmin] = _SOUND[np.maximum], _SOUND[np.minimum]
+DualArray.sound = _SOUND
 
 
 def spectral_norm(matrix) -> Dual:

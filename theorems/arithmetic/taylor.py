@@ -31,7 +31,7 @@ from typing import Any
 import flint
 import numpy as np
 
-from theorems.arithmetic.ballarray import wrap_object_arrays
+from theorems.arithmetic.dual import BoxEnclosure, DualArray
 from theorems.arithmetic.precision import Ball, START_BITS, Undecided, increasing_image, working_bits
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
@@ -45,11 +45,14 @@ class NotSmooth(Undecided):
     """The quantity may not be twice differentiable on the box (a kink inside it), or has no second-order rule."""
 
 
-class Taylor:
+class Taylor(BoxEnclosure):
     """``f`` on a box: ``centre`` ⊇ {f(c)}, ``slope[k]`` ⊇ {∂_k f(c)}, ``value`` ⊇ f(box), ``gradient[k]`` ⊇
     ∂_k f(box), ``hessian[k][l]`` ⊇ ∂_k ∂_l f(box); arb balls."""
 
     __slots__ = ("centre", "slope", "value", "gradient", "hessian")
+
+    def _coerce(self, other):
+        return _taylor(other)
 
     def __init__(self, centre, slope, value, gradient, hessian) -> None:
         self.centre, self.slope, self.value = centre, tuple(slope), value
@@ -131,53 +134,6 @@ class Taylor:
         if self.value <= 0:
             return -self
         raise NotSmooth(f"|x| with x in {self.value}: a kink inside the box")
-
-    # comparisons: certain, or Undecided (decided on the tightened difference) -------------------------------
-    def _compare(self, other, name: str, sign: int, strict: bool) -> bool:
-        if isinstance(other, np.ndarray) and other.ndim:
-            return NotImplemented
-        difference = (self - _taylor(other)).value * sign
-        if (difference > 0) if strict else (difference >= 0):
-            return True
-        if (difference <= 0) if strict else (difference < 0):
-            return False
-        raise Undecided(f"{self.value} {name} {_taylor(other).value} is undecided on this box")
-
-    def __lt__(self, other): return self._compare(other, "<", -1, True)
-    def __le__(self, other): return self._compare(other, "<=", -1, False)
-    def __gt__(self, other): return self._compare(other, ">", 1, True)
-    def __ge__(self, other): return self._compare(other, ">=", 1, False)
-
-    def __eq__(self, other):
-        if isinstance(other, np.ndarray) and other.ndim:
-            return NotImplemented
-        theirs = _taylor(other)
-        if theirs is NotImplemented:
-            return NotImplemented
-        difference = (self - theirs).value
-        if difference.is_zero():
-            return True
-        if not difference.contains(0):
-            return False
-        raise Undecided(f"{self.value} == {theirs.value} is undecided on this box")
-
-    def __ne__(self, other):
-        equal = self.__eq__(other)
-        return equal if equal is NotImplemented else not equal
-
-    __hash__ = None
-
-    def __bool__(self) -> bool:
-        if self.value != 0:
-            return True
-        if self.value.is_zero():
-            return False
-        raise Undecided(f"truth of {self.value} is undecided on this box")
-
-    def __float__(self) -> float:
-        if not (self.value.is_exact() and all(g.is_zero() for g in self.gradient)):
-            raise InvalidArgumentType(f"float() of {self.value}, which varies over the box: this side needs a fixed value here")
-        return float(self.value)
 
     def __repr__(self) -> str:
         return f"Taylor(value={self.value}, gradient={list(self.gradient)})"
@@ -345,32 +301,14 @@ def spectral_norm(matrix):
     raise NotSmooth("the spectral norm has no second-order form here (no SVD is differentiated)")
 
 
-class TaylorArray(np.ndarray):
+class TaylorArray(DualArray):
     """An object array of :class:`Taylor` values whose ``np.maximum``/``np.minimum`` (so ``np.max``) decide or
-    raise :class:`NotSmooth`."""
-
-    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        ufunc = _SOUND.get(ufunc, ufunc)
-        inputs = tuple(x.view(np.ndarray) if isinstance(x, TaylorArray) else x for x in inputs)
-        if "out" in kwargs:
-            kwargs["out"] = tuple(x.view(np.ndarray) if isinstance(x, TaylorArray) else x for x in kwargs["out"])
-        if ufunc in _SOUND.values() and method == "reduce":
-            array = np.asarray(inputs[0], dtype=object)
-            axis, keepdims = kwargs.get("axis", 0), kwargs.get("keepdims", False)
-            if axis is None:
-                result = ufunc.reduce(array.ravel())
-                return np.array([result], dtype=object).reshape((1,) * array.ndim).view(TaylorArray) if keepdims else result
-            result = ufunc.reduce(array, axis=axis)
-            return _wrap(np.expand_dims(np.asarray(result, dtype=object), axis) if keepdims else result)
-        return _wrap(getattr(ufunc, method)(*inputs, **kwargs))
-
-
-def _wrap(result):
-    return wrap_object_arrays(result, TaylorArray)
+    raise :class:`NotSmooth` (the array protocol is :class:`~theorems.arithmetic.dual.DualArray`'s)."""
 
 
 _SOUND = {np.maximum: np.frompyfunc(maximum, 2, 1), np.minimum: np.frompyfunc(minimum, 2, 1)}
 _SOUND[np.fmax], _SOUND[np.fmin] = _SOUND[np.maximum], _SOUND[np.minimum]
+TaylorArray.sound = _SOUND
 
 
 class _TaylorSpace(SimpleNamespace):

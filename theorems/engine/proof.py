@@ -36,8 +36,8 @@ import flint
 import numpy as np
 
 from theorems.arithmetic.dual import DUAL, Dual, as_dual
-from theorems.arithmetic.taylor import TAYLOR, Taylor, as_taylor
 from theorems.arithmetic.precision import F64, START_BITS, Undecided, working_bits
+from theorems.arithmetic.taylor import TAYLOR, Taylor, as_taylor
 from theorems.arithmetic.validation import check_integer, check_number
 from theorems.engine import proof_certificate, proof_reduction
 from theorems.engine.boxes import Domain, bisect, centre, dual_instance, taylor_instance

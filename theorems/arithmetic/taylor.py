@@ -194,7 +194,7 @@ def _most(p, a, r):
     """An upper bound (an exact arb) of ``p·h + ½a·h²`` over ``h ∈ [0, r]`` (``p``, ``a``, ``r`` exact)."""
     end = (p * r + a * r * r / 2).upper()
     best = end.max(ZERO)
-    if a < 0 and p > 0 and -p / a < r:  # the vertex inside: the concave parabola's top
+    if a < 0 and p > 0 and not (-p / a >= r):  # the vertex maybe inside (an undecided one too): the parabola's top
         best = best.max((-(p * p) / (2 * a)).upper())
     return best
 

@@ -34,7 +34,8 @@ import numpy as np
 
 from theorems.arithmetic.ball_linalg import arb_spectral_norm as _arb_spectral_norm
 from theorems.arithmetic.ballarray import wrap_object_arrays
-from theorems.arithmetic.precision import Ball, Undecided, START_BITS, increasing_image, working_bits, root_of_squares
+from theorems.arithmetic.precision import (Ball, Undecided, START_BITS, increasing_image, meet, working_bits,
+                                          root_of_squares)
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
 _RADII: list[tuple] = []
@@ -159,7 +160,7 @@ class Dual(BoxEnclosure):
         # ∇(s/b) = (∇s − (s/b)·∇b)/b holds with any enclosure of s/b on the box: the mean-value-tightened one
         # (width O(box²) where the plain quotient's is O(box)) gives a gradient tight enough for a ratio near 1
         tight = first.value
-        second = (_meet(g, (a - tight * b) / other.value) for g, a, b in zip(first.gradient, self.gradient, other.gradient))
+        second = (meet(g, (a - tight * b) / other.value) for g, a, b in zip(first.gradient, self.gradient, other.gradient))
         return Dual(first.centre, tight, second)
 
     def __rtruediv__(self, other):
@@ -341,17 +342,9 @@ def _tightened_weights(entries, weights, value, centre, *, rounds: int = 2):
         for w, x in zip(weights, entries):
             slopes = ((x.gradient[k] - w * pulled[k]) / value for k in range(n))
             mean_value = x.centre / centre + sum((g * r for g, r in zip(slopes, _RADII[-1])), flint.arb(0))
-            tighter.append(_meet(w, mean_value))
+            tighter.append(meet(w, mean_value))
         weights = tighter
     return weights
-
-
-def _meet(a, b):
-    """The intersection of two enclosures of one quantity (either when the other is not finite or they are
-    disjoint, which would be a bug: keep the first)."""
-    if not b.is_finite() or not a.overlaps(b):
-        return a
-    return b if not a.is_finite() else a.intersection(b)
 
 
 def dual_max(values, axis=None):
@@ -407,18 +400,24 @@ def spectral_norm(matrix) -> Dual:
     return Dual(centre, value, (_hull_zero(b) for b in bounds))
 
 
-class _DualSpace(SimpleNamespace):
+class BoxSpace(SimpleNamespace):
+    """A backend ``xp`` of evaluation on a box (``DUAL``, the second-order ``TAYLOR``); ``pi`` is its ``number`` of
+    arb's π at the working precision."""
+
     @property
-    def pi(self) -> Dual:
-        return _dual(flint.arb.pi())
+    def pi(self):
+        return self.number(flint.arb.pi())
 
 
-DUAL = _DualSpace(
-    name="dual", exp=np.frompyfunc(exp, 1, 1), log=np.frompyfunc(log, 1, 1), sqrt=np.frompyfunc(sqrt, 1, 1),
-    tanh=np.frompyfunc(tanh, 1, 1), expm1=np.frompyfunc(expm1, 1, 1), sin=np.frompyfunc(sin, 1, 1),
-    cos=np.frompyfunc(cos, 1, 1), abs=np.abs, norm=norm, max=dual_max, spectral_norm=spectral_norm,
-    number=lambda x: _dual(x), precision=lambda bits=START_BITS: working_bits(bits),
-)
+def box_space(name: str, *, functions, **entries) -> BoxSpace:
+    """The backend of one kind of enclosure on a box: each of ``functions`` (``exp``, ``log``, …) elementwise over
+    object arrays, ``abs`` and ``precision`` as every backend has them, and ``entries`` as given."""
+    return BoxSpace(name=name, **{key: np.frompyfunc(f, 1, 1) for key, f in functions.items()}, abs=np.abs,
+                    precision=lambda bits=START_BITS: working_bits(bits), **entries)
+
+
+DUAL = box_space("dual", functions=dict(exp=exp, log=log, sqrt=sqrt, tanh=tanh, expm1=expm1, sin=sin, cos=cos),
+                 norm=norm, max=dual_max, spectral_norm=spectral_norm, number=lambda x: _dual(x))
 """The backend ``xp`` of forward-mode evaluation on a box (the same operations as ``ARB``)."""
 
 

@@ -148,8 +148,15 @@ def increasing_image(function: Callable, x):
     whole = function(x)  # first, so that a function's own check of its domain sees the whole ball
     if not whole.is_finite() or x.rad() == 0:
         return whole
-    hull = function(flint.arb(x.lower())).union(function(flint.arb(x.upper())))
-    return whole.intersection(hull) if hull.is_finite() and hull.overlaps(whole) else whole
+    return meet(whole, function(flint.arb(x.lower())).union(function(flint.arb(x.upper()))))
+
+
+def meet(a, b):
+    """The intersection of two enclosures of one quantity (either when the other is not finite or they are
+    disjoint, which would be a bug: keep the first)."""
+    if not b.is_finite() or not a.overlaps(b):
+        return a
+    return b if not a.is_finite() else a.intersection(b)
 
 
 @contextlib.contextmanager

@@ -25,14 +25,13 @@ from __future__ import annotations
 
 import contextlib
 import numbers
-from types import SimpleNamespace
 from typing import Any
 
 import flint
 import numpy as np
 
-from theorems.arithmetic.dual import BoxEnclosure, DualArray
-from theorems.arithmetic.precision import Ball, START_BITS, Undecided, increasing_image, working_bits
+from theorems.arithmetic.dual import BoxEnclosure, DualArray, box_space
+from theorems.arithmetic.precision import Ball, Undecided, increasing_image, meet
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
 _BOXES: list[tuple[tuple, tuple]] = []
@@ -59,18 +58,18 @@ class Taylor(BoxEnclosure):
         self.gradient, self.hessian = tuple(gradient), tuple(tuple(row) for row in hessian)
         if _BOXES and _finite(self):
             balls, half_widths = _BOXES[-1]
-            self.gradient = tuple(_meet(g, s + _dot(row, balls)) for g, s, row in
+            self.gradient = tuple(meet(g, s + _dot(row, balls)) for g, s, row in
                                   zip(self.gradient, self.slope, self.hessian))
-            self.value = _meet(self.value, self.centre + _dot(self.gradient, balls))
-            self.value = _meet(self.value, _quadratic(self.centre, self.slope, self.hessian, half_widths))
+            self.value = meet(self.value, self.centre + _dot(self.gradient, balls))
+            self.value = meet(self.value, _quadratic(self.centre, self.slope, self.hessian, half_widths))
 
     # arithmetic --------------------------------------------------------------------------------------
     def __add__(self, other):
         other = _taylor(other)
         if other is NotImplemented:
             return other
-        return Taylor(self.centre + other.centre, _pairs(self.slope, other.slope, _add), self.value + other.value,
-                      _pairs(self.gradient, other.gradient, _add), _matrix(self, other, _add))
+        return Taylor(self.centre + other.centre, _sums(self.slope, other.slope), self.value + other.value,
+                      _sums(self.gradient, other.gradient), map(_sums, self.hessian, other.hessian))
 
     __radd__ = __add__
 
@@ -147,28 +146,12 @@ def _finite(t: Taylor) -> bool:
             and all(h.is_finite() for row in t.hessian for h in row))
 
 
-def _add(a, b):
-    return a + b
-
-
-def _pairs(a, b, operation):
-    return (operation(x, y) for x, y in zip(a, b))
-
-
-def _matrix(u: Taylor, v: Taylor, operation):
-    return [[operation(x, y) for x, y in zip(row_u, row_v)] for row_u, row_v in zip(u.hessian, v.hessian)]
+def _sums(a, b) -> tuple:
+    return tuple(x + y for x, y in zip(a, b))
 
 
 def _dot(coefficients, balls):
     return sum((a * b for a, b in zip(coefficients, balls)), ZERO)
-
-
-def _meet(a, b):
-    """The intersection of two enclosures of one quantity (the first when the other is not finite or they are
-    disjoint, which would be a bug)."""
-    if not b.is_finite() or not a.overlaps(b):
-        return a
-    return b if not a.is_finite() else a.intersection(b)
 
 
 def _quadratic(centre, slope, hessian, half_widths):
@@ -311,18 +294,8 @@ _SOUND[np.fmax], _SOUND[np.fmin] = _SOUND[np.maximum], _SOUND[np.minimum]
 TaylorArray.sound = _SOUND
 
 
-class _TaylorSpace(SimpleNamespace):
-    @property
-    def pi(self) -> Taylor:
-        return _taylor(flint.arb.pi())
-
-
-TAYLOR = _TaylorSpace(
-    name="taylor", exp=np.frompyfunc(exp, 1, 1), log=np.frompyfunc(log, 1, 1), sqrt=np.frompyfunc(sqrt, 1, 1),
-    tanh=np.frompyfunc(tanh, 1, 1), expm1=np.frompyfunc(expm1, 1, 1), sin=np.frompyfunc(sin, 1, 1),
-    cos=np.frompyfunc(cos, 1, 1), abs=np.abs, norm=norm, max=taylor_max, spectral_norm=spectral_norm,
-    number=lambda x: _taylor(x), precision=lambda bits=START_BITS: working_bits(bits),
-)
+TAYLOR = box_space("taylor", functions=dict(exp=exp, log=log, sqrt=sqrt, tanh=tanh, expm1=expm1, sin=sin, cos=cos),
+                   norm=norm, max=taylor_max, spectral_norm=spectral_norm, number=lambda x: _taylor(x))
 """The backend ``xp`` of second-order evaluation on a box (the operations of ``DUAL``)."""
 
 

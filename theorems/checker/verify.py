@@ -219,7 +219,8 @@ class Checker:
                 # a face whose sign the checker could not confirm (not refuted: the prover's g may be another form
                 # of the same claim, small − (1 + slack)·big where the checker's is the ratio): the theorem on the
                 # box is still proved if the box closes by the checker's own means, without the faces
-                reason = self._prove(box.low, box.high, None, {}, self.refine, None) and reason
+                if self._prove(box.low, box.high, None, {}, self.refine, None) is None:
+                    reason = None
         except NotHomogeneous as error:
             reason = f"the claimed homogeneity is not proved: {error}"
         except CertificateRejected as rejected:

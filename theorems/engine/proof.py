@@ -405,21 +405,30 @@ def _evaluate(search: _Search, lows, highs, form: Form = MEAN_VALUE) -> tuple[np
         return g, small, big
 
 
-def cross_check_enclosure(search: _Search, lows, highs, small, big) -> None:
-    """The float64 sides at the box's centre must lie in the box's enclosures (the duals' values) up to the search's
-    rounding level (:data:`theorems.engine.search.crosscheck.TOLERANCE` times ``max(|small|, |big|)``): a miss means
-    a dual form computes another function than the one it stands for, and no proof may rest on it
-    (:class:`~theorems.errors.EngineInconsistency`)."""
-    from theorems.engine.search.crosscheck import TOLERANCE
-
+def _floats_at_centre(search: _Search, lows, highs):
+    """``(small, big)``, the float64 sides at the box's centre broadcast together; ``None`` where they have no value
+    there (nothing to cross-check them with)."""
     instance = search.domain.point(centre(lows, highs))
     with np.errstate(all="ignore"):
         try:
             _, (lhs, rhs) = _sides(search.statement, instance, F64)
-            floats = np.broadcast_arrays(*(np.atleast_1d(np.asarray(side, dtype=float))
-                                           for side in _ordered(search.statement, lhs, rhs)))
-        except Exception:  # noqa: BLE001 - no float64 value at the centre: nothing to compare with
-            return
+            return np.broadcast_arrays(*(np.atleast_1d(np.asarray(side, dtype=float))
+                                         for side in _ordered(search.statement, lhs, rhs)))
+        except Exception:  # noqa: BLE001 - a side raising at the centre: refuted or ill-defined elsewhere, not here
+            return None
+
+
+def cross_check_enclosure(search: _Search, lows, highs, small, big, floats) -> None:
+    """The float64 sides at the box's centre (``floats``, from :func:`_floats_at_centre`) must lie in the box's
+    enclosures (the duals' or Taylor forms' values) up to the search's rounding level
+    (:data:`theorems.engine.search.crosscheck.TOLERANCE` times ``max(|small|, |big|)``): a miss means a form computes
+    another function than the one it stands for, and no proof may rest on it
+    (:class:`~theorems.errors.EngineInconsistency`)."""
+    from theorems.engine.search.crosscheck import TOLERANCE
+
+    if floats is None:
+        return
+    instance = search.domain.point(centre(lows, highs))
     scale = np.maximum(np.abs(floats[0]), np.abs(floats[1])).ravel()
     for name, enclosures, values in (("small", small, floats[0].ravel()), ("big", big, floats[1].ravel())):
         for at, (enclosure, value) in enumerate(zip(enclosures, values)):
@@ -431,8 +440,8 @@ def cross_check_enclosure(search: _Search, lows, highs, small, big) -> None:
                 side = {"small": "lhs", "big": "rhs"}[name] if search.statement.relation == "<=" else (
                     {"small": "rhs", "big": "lhs"}[name])
                 raise EngineInconsistency(search.statement.id, instance, side, ball=ball.str(17), value=float(value),
-                                          reference="float64 at the box's centre (the ball: the dual enclosure on "
-                                                    f"the box {search.domain.describe(lows, highs)})",
+                                          reference="float64 at the box's centre (the ball: the enclosure on the "
+                                                    f"box {search.domain.describe(lows, highs)})",
                                           element=(at,), shown=jsonable(instance))
 
 
@@ -449,7 +458,8 @@ def _bound(search: _Search, lows, highs) -> tuple[float, int | None]:
         g, small, big = _evaluate(search, lows, highs)
     except MEAN_VALUE.declines:
         return np.inf, _widest(lows, highs)
-    cross_check_enclosure(search, lows, highs, small, big)
+    floats = _floats_at_centre(search, lows, highs)
+    cross_check_enclosure(search, lows, highs, small, big, floats)
     worst, worst_upper, open_elements = None, -np.inf, []
     box_ratio, faces, ratio_everywhere, forms = -np.inf, {}, True, set()
     for at in range(len(g)):
@@ -464,7 +474,7 @@ def _bound(search: _Search, lows, highs) -> tuple[float, int | None]:
         if upper > worst_upper or worst is None:
             worst, worst_upper = g[at], upper
     if open_elements and worst_upper < search.taylor_below:
-        closed = _second_order(search, lows, highs, open_elements, faces)
+        closed = _second_order(search, lows, highs, open_elements, faces, floats)
         for at, ratio in closed.items():
             box_ratio, forms = max(box_ratio, ratio), forms | {TAYLOR2.name}
         if len(closed) == len(open_elements):
@@ -480,14 +490,15 @@ def _bound(search: _Search, lows, highs) -> tuple[float, int | None]:
     return worst_upper, _split(worst, lows, highs)
 
 
-def _second_order(search: _Search, lows, highs, elements, faces) -> dict[int, float]:
+def _second_order(search: _Search, lows, highs, elements, faces, floats) -> dict[int, float]:
     """The elements among ``elements`` that the second-order form closes on the box, with their ratio bounds
-    (``faces`` records their face reductions); none where a side is not twice differentiable on the box."""
+    (``faces`` records their face reductions); none where a side is not twice differentiable on the box.
+    ``floats``: the float64 sides at the centre, for the cross-check."""
     try:
         g, small, big = _evaluate(search, lows, highs, TAYLOR2)
     except TAYLOR2.declines:
         return {}
-    cross_check_enclosure(search, lows, highs, small, big)
+    cross_check_enclosure(search, lows, highs, small, big, floats)
     closed = {}
     for at in elements:
         proved, ratio, steps = _element(search, g[at], small[at], big[at], at, lows, highs, TAYLOR2)

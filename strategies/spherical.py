@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from theorems.arithmetic.validation import check_integer, check_positive, validated_strategy
+from theorems.arithmetic.validation import check_integer, check_positive, check_work, validated_strategy
 # the samplers live with the mathematics that needs them (maths is below strategies); re-exported here
 from theorems.errors import InvalidArgument
 from theorems.maths.spherical import min_pairwise_distance, min_pairwise_distances, uniform_sphere
@@ -47,6 +47,10 @@ def spherical_embeddings(*, length: int | st.SearchStrategy[int], dim: int | st.
     for name, value in (("length", length), ("dim", dim)):
         if not isinstance(value, st.SearchStrategy):
             check_integer(value, name=name)
+    if not isinstance(length, st.SearchStrategy) and not isinstance(dim, st.SearchStrategy):
+        # refused when built, as uniform_sphere would refuse it at every draw
+        check_work(length * dim, what=f"spherical_embeddings [length={length}, dim={dim}]",
+                   way_out="lower length or dim")
     check_positive(radius, name="radius")
     attempts = check_integer(attempts, name="attempts")
     if min_distance is not None:

@@ -1,6 +1,7 @@
 """CI checks each statement once: `.ci/run` runs no `python -m theorems check` of its own, because
 `test_verdicts.py` (in the README's test command) is that check: every statement of the catalogue, the CLI's
-default seed and budget, and the CLI's default profile, which `.ci/run` loads with `--hypothesis-profile`."""
+default seed and budget, and the CLI's default profile, which the README's test command (the one `.ci/run` runs,
+verbatim) loads with `--hypothesis-profile`."""
 
 import importlib.util
 import re
@@ -12,6 +13,7 @@ from theorems.engine import profiles
 
 ROOT = Path(__file__).resolve().parents[2]
 CI = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def _verdicts_module():
@@ -31,9 +33,11 @@ def test_ci_runs_no_separate_statement_check():
 
 def test_the_verdict_test_is_the_clis_check():
     defaults = cli._parser().parse_args(["check"])
-    run = re.search(r'^\$test_command --hypothesis-profile=(\S+)$', CI, re.MULTILINE)
-    assert run, ".ci/run no longer runs the README's test command with a profile"
-    assert run[1] == profiles.full_name(defaults.profile)
+    assert re.search(r"^\$test_command$", CI, re.MULTILINE), ".ci/run no longer runs the README's test command as written"
+    shown = re.search(r"^    (python -m pytest.*)$", README, re.MULTILINE)
+    profile = re.search(r"--hypothesis-profile=(\S+)", shown[1] if shown else "")
+    assert profile, "the README's test command names no profile"
+    assert profile[1] == profiles.full_name(defaults.profile)
     verdicts = _verdicts_module()
     assert verdicts.SEED == defaults.seed and defaults.max_examples is None and defaults.ids == []
     (parametrize,) = [m for m in verdicts.test_verdict_matches_expected.pytestmark if m.name == "parametrize"]

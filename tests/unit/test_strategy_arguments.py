@@ -15,6 +15,7 @@ from strategies import (distance_instances, embeddings, logits, long_context_ins
     (lambda: temperatures(min_value=5e-324), "min_value=5e-324 must be a finite number > 0 and normal"),
     (lambda: spherical_embeddings(length=0, dim=2), "length=0 must be an integer >= 1"),
     (lambda: spherical_embeddings(length=3, dim=2, attempts=0), "attempts=0 must be an integer >= 1"),
+    (lambda: spherical_embeddings(length=10**5, dim=10**5), r"length=100000, dim=100000\] would need 10000000000 "),
     (lambda: embeddings(length=-1), "length=-1 must be an integer in 1..1024"),
     (lambda: embeddings(length=3, shapes=("round",)), "shapes=.* must be a non-empty tuple of names"),
     (lambda: distance_instances(max_length=1), "min_length <= max_length"),

@@ -30,3 +30,10 @@ def test_pinned_verdict_overrides_expected():
 def test_only_names_defined_by_a_call_are_collected():
     source = "from theorems import STATEMENTS as S\nA = S['x']\nB = make()\nC, D = make(), make()\nE: T = f()\nF = B\n"
     assert defined_names(source) == {"B", "E"}
+
+
+def test_statements_defined_in_module_level_blocks_are_collected():
+    source = ("try:\n    import torch\nexcept ImportError:\n    torch = None\nelse:\n    G = make()\n"
+              "if torch is not None:\n    H = make()\nelse:\n    I = make()\nwith ctx():\n    J = make()\n"
+              "def f():\n    K = make()\nclass C:\n    M = make()\n")
+    assert defined_names(source) == {"G", "H", "I", "J"}

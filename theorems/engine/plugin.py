@@ -114,18 +114,32 @@ def _load_profile(config: pytest.Config) -> None:
 
 
 def defined_names(source: str) -> frozenset[str]:
-    """Top-level names bound by ``name = <call>`` (or ``name: T = <call>``) in ``source``.
+    """Module-level names bound by ``name = <call>`` (or ``name: T = <call>``) in ``source``, also inside a
+    module-level ``if``, ``try`` or ``with`` block (``if torch is not None: s = Statement(...)`` is still the
+    module's statement, and a gate that skipped it silently would say nothing failed).
 
-    >>> sorted(defined_names("from m import S\\nA = S['x']\\nB = make(1)\\nC: int = f()\\nD = B"))
-    ['B', 'C']
+    >>> sorted(defined_names("from m import S\\nA = S['x']\\nB = make(1)\\nC: int = f()\\nD = B\\nif x:\\n    E = g()"))
+    ['B', 'C', 'E']
     """
     names = set()
-    for node in ast.parse(source).body:
+    for node in _module_level(ast.parse(source).body):
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
             names.update(t.id for t in node.targets if isinstance(t, ast.Name))
         elif isinstance(node, ast.AnnAssign) and isinstance(node.value, ast.Call) and isinstance(node.target, ast.Name):
             names.add(node.target.id)
     return frozenset(names)
+
+
+def _module_level(body):
+    """The statements of a module body that run at module level: its own and those of its ``if``/``try``/``with``
+    blocks (not of functions or classes)."""
+    for node in body:
+        yield node
+        if isinstance(node, (ast.If, ast.With, ast.Try, ast.TryStar)):
+            for block in ("body", "orelse", "finalbody"):
+                yield from _module_level(getattr(node, block, []))
+            for handler in getattr(node, "handlers", []):
+                yield from _module_level(handler.body)
 
 
 def _module_names(collector: pytest.Module) -> frozenset[str]:

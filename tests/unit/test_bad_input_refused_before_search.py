@@ -1,4 +1,4 @@
-"""Bad input, round three (issue 31): each gets a TheoremsError naming the argument, before any search."""
+"""Bad statements, derivations and normalisers: each gets a TheoremsError naming the argument, before any search."""
 
 import dataclasses
 

@@ -1,4 +1,4 @@
-"""Bad input, round two (model side): `figures`, `reproduce` and `bench` refuse bad options with a message naming
+"""Model-side bad options: `figures`, `reproduce` and `bench` refuse bad options with a message naming
 them, before the model loads (the checks that need the tokenizer or the config included) or any work starts."""
 
 import json

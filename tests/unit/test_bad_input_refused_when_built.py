@@ -1,4 +1,4 @@
-"""Bad input, round two (theory side): each gets a clear error naming the argument when it is given, not later."""
+"""Theory-side bad input: each gets a clear error naming the argument when it is given, not later."""
 
 import pytest
 from hypothesis import strategies as st

@@ -1,4 +1,4 @@
-"""Bad input, round three (issue 31, model side): a results file without the model's description and a
+"""Model-side bad input: a results file without the model's description and a
 `--tokenizer` path that is not there are named as such, before anything is drawn or loaded."""
 
 import json

@@ -61,12 +61,21 @@ def _order_statistics(enclosures: list) -> list:
 
 def _symmetric_eigenvalues(matrix: "flint.arb_mat") -> list:
     """The eigenvalues of a symmetric matrix of balls, ascending: arb's enclosures, or where arb cannot isolate them
-    (a repeated eigenvalue of a matrix with radii) :func:`_weyl_eigenvalues`."""
+    (a repeated eigenvalue of a matrix with radii) :func:`_weyl_eigenvalues`; where arb's enclosure of a cluster is
+    far wider than the working precision, the intersection of both (each holds the k-th eigenvalue)."""
     try:
         values = flint.acb_mat(matrix).eig(multiple=True)
     except (ValueError, ZeroDivisionError) as error:
         return _weyl_eigenvalues(matrix, error)
-    return _order_statistics([v.real for v in values])  # a symmetric matrix has real eigenvalues
+    found = _order_statistics([v.real for v in values])  # a symmetric matrix has real eigenvalues
+    loose = flint.arb(2) ** (-(3 * flint.ctx.prec // 4))  # arb's isolated eigenvalues are ~2^-prec wide
+    if all(v.rad() <= loose * (1 + abs(v.mid())) for v in found):
+        return found
+    return [_meet(a, b) for a, b in zip(found, _weyl_eigenvalues(matrix, None))]
+
+
+def _meet(a, b):
+    return a.intersection(b) if a.overlaps(b) else a  # two enclosures of one number overlap (else keep arb's)
 
 
 def _weyl_eigenvalues(matrix: "flint.arb_mat", error: Exception) -> list:
@@ -80,14 +89,15 @@ def _weyl_eigenvalues(matrix: "flint.arb_mat", error: Exception) -> list:
     entries = [[x for x in row] for row in matrix.tolist()]
     n = len(entries)
     if not all(x.is_finite() for row in entries for x in row):
-        raise Undecided(f"eigenvalues not isolated at {flint.ctx.prec} bits ({error})")
+        raise Undecided(f"eigenvalues not isolated at {flint.ctx.prec} bits ({error or 'entries not finite'})")
     with mpmath.workprec(flint.ctx.prec):
         _, vectors = mpmath.eigsy(mpmath.matrix([[_mpf(x.mid()) for x in row] for row in entries]))
     q = flint.arb_mat([[_arb(vectors[i, j]) for j in range(n)] for i in range(n)])
     rotated, gram = q.transpose() * matrix * q, q.transpose() * q
     e = _frobenius_upper([[gram[i, j] - (i == j) for j in range(n)] for i in range(n)])
     if not e < 1:
-        raise Undecided(f"eigenvalues not isolated at {flint.ctx.prec} bits ({error}), and no orthogonal basis")
+        raise Undecided(f"eigenvalues not isolated at {flint.ctx.prec} bits ({error or 'arb: wide'}), and no "
+                        "orthogonal basis")
     off = _frobenius_upper([[rotated[i, j] if i != j else 0 for j in range(n)] for i in range(n)])
     diagonal = _order_statistics([rotated[i, i] for i in range(n)])
     return [(d + flint.arb(0, off)) / flint.arb(1, e) for d in diagonal]

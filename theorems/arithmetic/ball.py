@@ -127,6 +127,16 @@ class Ball:
     def __round__(self, ndigits=None):
         raise NoBallForm(f"round() of {self.arb}", "it is discontinuous; not supported on balls")
 
+    @property
+    def real(self) -> "Ball":
+        """The ball itself (a real number's real part; ``numbers.Real`` has it, and ``Fraction == ball`` reads it)."""
+        return self
+
+    @property
+    def imag(self) -> int:
+        """0, exactly (a real number's imaginary part)."""
+        return 0
+
     def item(self) -> "Ball":
         """The ball itself: a ball is the number, as ``np.float64(x).item()`` is ``x`` (so that
         ``np.linalg.eigvalsh(M)[1].item()`` and ``np.sum(x).item()`` read the same in float64 and in balls)."""

@@ -9,6 +9,7 @@ import sys
 import textwrap
 
 import flint
+import mpmath
 import numpy as np
 import numpy.linalg as la
 import pytest
@@ -73,6 +74,8 @@ def _assigning_a_global(x):
     return np.sum(x)
 
 
+_THIS = sys.modules[__name__]  # a module of the project, reached as an attribute: helpers.kl(...)
+
 SIDES = {
     "a name from scipy.special": lambda x: logsumexp(x),
     "a module alias": lambda x: sp.logsumexp(x),
@@ -85,6 +88,7 @@ SIDES = {
     "a bound method": _Bound().value,
     "a callable object": _Bound(),
     "an import inside the function": _importing_inside,
+    "a helper of a module reached as an attribute": lambda x: -_THIS._first_log_softmax(x),
 }
 
 
@@ -139,6 +143,7 @@ def test_library_code_and_the_forms_themselves_are_not_copied():
     assert resolve(np.linalg.norm) is substitute(np.linalg.norm) is not np.linalg.norm
     assert resolve(np.linalg) is not np.linalg and resolve(np.linalg).norm is substitute(np.linalg.norm)
     assert resolve(np.exp) is np.exp  # a ufunc: numpy's own protocol reaches the ball array's form
+    assert resolve(functools) is functools and resolve(mpmath) is mpmath  # modules that are not the project's
 
 
 def test_without_balls_the_originals_run_unchanged():

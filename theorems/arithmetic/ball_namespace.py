@@ -10,8 +10,8 @@ name bound to one of those functions or modules, however and whenever it was bou
 (``from scipy.special import log_softmax`` before ``theorems`` was imported, ``import scipy.special as sp``,
 ``np.linalg.eigvalsh``, ``from numpy.linalg import norm``), resolves to :func:`dispatching`: the original on
 anything that holds no ball, the ball form on balls. The substitution follows the side into the functions it calls
-by name (its helpers, their helpers, closures, default values, ``functools.partial``, bound methods, imports inside a
-function), as long as they are code of the project (not of numpy, scipy, the standard library, another installed
+by name (its helpers, their helpers, the project's modules it reaches them through, closures, default values,
+``functools.partial``, bound methods, imports inside a function), as long as they are code of the project (not of numpy, scipy, the standard library, another installed
 package, or this package's own machinery); a function that assigns a global (``global x``) runs as written.
 
 >>> import scipy.special
@@ -167,6 +167,8 @@ def resolve(value: Any) -> Any:
         return found[1]
     if isinstance(value, types.FunctionType):
         return on_balls(value) if _followed(value) else value
+    if isinstance(value, types.ModuleType):
+        return _project_module_view(value)
     if isinstance(value, types.MethodType) and isinstance(value.__func__, types.FunctionType):
         return types.MethodType(resolve(value.__func__), value.__self__)
     if isinstance(value, functools.partial):
@@ -178,12 +180,30 @@ def resolve(value: Any) -> Any:
 def _followed(function: types.FunctionType) -> bool:
     """Whether the substitution follows a side into ``function``: the project's code (a test module, a helper, a
     statement of the catalogue), not a library's nor the ball forms' own."""
-    module = getattr(function, "__module__", None) or ""
-    if module.startswith(_MACHINERY) or module.startswith(("numpy", "scipy")):
+    return _projects(getattr(function, "__module__", None) or "", function.__code__.co_filename)
+
+
+def _projects(module: str, filename: str) -> bool:
+    if module.startswith(_MACHINERY) or module.split(".")[0] in ("numpy", "scipy"):
         return False
-    if module.startswith("theorems."):
-        return True
-    return not function.__code__.co_filename.startswith(_LIBRARIES)
+    return module.startswith("theorems.") or not filename.startswith(_LIBRARIES)
+
+
+_VIEWS: dict[int, tuple[types.ModuleType, _ModuleView]] = {}
+
+
+def _project_module_view(module: types.ModuleType) -> types.ModuleType:
+    """A module of the project (a helper module the side reaches as ``helpers.kl(...)``) seen through a view whose
+    functions are followed; any other module unchanged."""
+    found = _VIEWS.get(id(module))
+    if found is not None and found[0] is module:
+        return found[1]
+    filename = getattr(module, "__file__", None)
+    if not isinstance(filename, str) or not _projects(module.__name__, filename):
+        return module
+    view = _ModuleView(module)
+    _VIEWS[id(module)] = (module, view)
+    return view
 
 
 class _Names(dict):

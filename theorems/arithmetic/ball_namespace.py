@@ -95,14 +95,21 @@ def dispatching(original: Callable, on_balls: Callable) -> Callable:
 
 class _ModuleView(types.ModuleType):
     """A module as a side sees it on balls: each attribute resolved by :func:`resolve` (``np.linalg`` to the view of
-    ``numpy.linalg``, ``scipy.special.softmax`` to its dispatching form), everything else the module's own."""
+    ``numpy.linalg``, ``scipy.special.softmax`` to its dispatching form), everything else the module's own. A
+    library's view (``fixed``: numpy's, scipy's attributes are not rebound) keeps what it resolved; a project
+    module's reads the module at each lookup."""
 
-    def __init__(self, module: types.ModuleType) -> None:
+    def __init__(self, module: types.ModuleType, *, fixed: bool = False) -> None:
         super().__init__(module.__name__, module.__doc__)
-        vars(self)["_module"] = module
+        for own in ("__package__", "__loader__", "__spec__"):  # ModuleType sets them to None: the module's instead
+            vars(self).pop(own, None)
+        vars(self)["_module"], vars(self)["_fixed"] = module, fixed
 
     def __getattr__(self, name: str) -> Any:
-        return resolve(getattr(vars(self)["_module"], name))
+        value = resolve(getattr(vars(self)["_module"], name))
+        if vars(self)["_fixed"]:
+            vars(self)[name] = value  # found directly next time (a miss costs an AttributeError)
+        return value
 
     def __dir__(self):
         return dir(vars(self)["_module"])
@@ -128,7 +135,7 @@ def _scipy_substitutes() -> dict[int, tuple[Any, Any]]:
         import scipy.special as special
     except ImportError:  # scipy is optional
         return {}
-    table = {id(m): (m, _ModuleView(m)) for m in (scipy, special)}
+    table = {id(m): (m, _ModuleView(m, fixed=True)) for m in (scipy, special)}
     for name in dir(special):
         original = getattr(special, name)
         if name in ballarray.SCIPY_FORMS:
@@ -142,7 +149,7 @@ def _scipy_substitutes() -> dict[int, tuple[Any, Any]]:
 def _substitutes() -> dict[int, tuple[Any, Any]]:
     """``id(original) → (original, substitute)`` for every function and module a side's names are resolved from (the
     original kept, so that an id reused by another object is never mistaken for it)."""
-    table = {id(m): (m, _ModuleView(m)) for m in (np, np.linalg)}
+    table = {id(m): (m, _ModuleView(m, fixed=True)) for m in (np, np.linalg)}
     table.update(_linalg_substitutes())
     table.update(_scipy_substitutes())
     return table

@@ -2,17 +2,19 @@
 of a test module) reach the ball forms the same as ``scipy.special.log_softmax``: a fresh project's true bounds pass
 through the pytest plugin, their 3 % tightenings are refuted with certified counterexamples
 (``downstream_names_bound_first.py`` holds the bounds); and a plain script that imports them before ``theorems``
-gets the same verdicts from ``check``."""
+gets the same verdicts from ``check``, as the same bound written with ``scipy.special.log_softmax`` does."""
 
+import dataclasses
 import subprocess
 import sys
 from pathlib import Path
 
 import downstream_names_bound_first
+import numpy as np
 import pytest
 from downstream import project, pytest_run
 
-from theorems import Statement
+from theorems import Statement, check
 
 BOUNDS = Path(downstream_names_bound_first.__file__)
 NAMES = sorted(name for name, value in vars(downstream_names_bound_first).items() if isinstance(value, Statement))
@@ -56,3 +58,21 @@ def test_from_a_plain_script():
     assert run.returncode == 0, run.stderr[-3000:]
     for name in NAMES:
         assert f"{name} {'refuted' if name.startswith('tight_') else 'holds'} 0" in run.stdout, run.stdout
+
+
+def _kl_by_attribute(i, xp):
+    import scipy.special
+
+    a = scipy.special.log_softmax(i["l"] / i["T"])
+    b = scipy.special.log_softmax((i["l"] + i["d"]) / i["T"])
+    return np.sum(np.exp(a) * (a - b))
+
+
+@pytest.mark.parametrize("name", ["true_kl_hoeffding", "tight_kl_hoeffding"])
+def test_the_name_and_the_attribute_give_the_same_verdict(name):
+    by_name = getattr(downstream_names_bound_first, name)
+    by_attribute = dataclasses.replace(by_name, lhs=_kl_by_attribute)
+    first, second = check(by_name, seed=0), check(by_attribute, seed=0)
+    assert (first.found, first.report.certified, first.report.candidate_count, first.report.inconclusive) == (
+        second.found, second.report.certified, second.report.candidate_count, second.report.inconclusive)
+    assert first.found == by_name.expected

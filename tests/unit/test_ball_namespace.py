@@ -194,3 +194,24 @@ def test_importing_the_package_replaces_nothing_in_numpy_or_scipy():
     run = subprocess.run([sys.executable, "-c", NOTHING_REPLACED], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr[-3000:]
     assert "changed: []" in run.stdout, run.stdout
+
+
+def _self_calling():
+    def side(x, depth=3):
+        return logsumexp(x) if depth == 0 else side(x, depth - 1)  # its closure holds itself
+
+    return side
+
+
+def test_copies_made_by_threads_at_once_are_whole():
+    """A copy is cached before its closure is filled (it holds itself); no other thread may take it half made."""
+    import concurrent.futures
+
+    def evaluate(side):
+        with ARB.precision(128):
+            return _holds_lse(on_balls(side)(balls(L)))
+
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        for _ in range(20):
+            side = _self_calling()
+            assert all(pool.map(evaluate, [side] * 8))

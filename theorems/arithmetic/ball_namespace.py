@@ -30,6 +30,7 @@ import builtins
 import dis
 import functools
 import sysconfig
+import threading
 import types
 import weakref
 from collections.abc import Callable
@@ -243,6 +244,10 @@ def _import(name, globals=None, locals=None, fromlist=(), level=0):  # noqa: A00
 _BUILTINS = dict(vars(builtins), __import__=_import)
 
 _CLONES: "weakref.WeakKeyDictionary[types.FunctionType, types.FunctionType]" = weakref.WeakKeyDictionary()
+_COPYING = threading.RLock()
+_PENDING: dict = {}
+"""Copies being filled, for the thread that holds ``_COPYING`` (a function that calls itself meets its own copy);
+a copy enters ``_CLONES``, which other threads read, only once it is whole."""
 
 
 def on_balls(function: Callable) -> Callable:
@@ -266,15 +271,22 @@ def on_balls(function: Callable) -> Callable:
         return function
     clone = _CLONES.get(function)
     if clone is None:
-        clone = _copy(function) if not _assigns_globals(function.__code__) else function
-        _CLONES[function] = clone
-        _fill(function, clone)
+        with _COPYING:
+            clone = _CLONES.get(function) or _PENDING.get(function)
+            if clone is None:
+                clone = _copy(function) if not _assigns_globals(function.__code__) else function
+                _PENDING[function] = clone
+                try:
+                    _fill(function, clone)
+                finally:
+                    del _PENDING[function]
+                _CLONES[function] = clone
     return clone
 
 
 def _copy(function: types.FunctionType) -> types.FunctionType:
     """``function``'s code over :class:`_Names`; its closure's cells that hold something resolved are fresh (filled by
-    :func:`_fill` once the copy is cached, so that a function that calls itself meets its copy)."""
+    :func:`_fill` once the copy is pending, so that a function that calls itself meets its copy)."""
     cells = function.__closure__
     if cells is not None:
         cells = tuple(types.CellType() if _resolvable(cell) else cell for cell in cells)

@@ -147,6 +147,7 @@ def test_library_code_and_the_forms_themselves_are_not_copied():
 
 
 def test_without_balls_the_originals_run_unchanged():
+    # bitwise: the same function of numpy or scipy on the same floats, called through the dispatching form
     matrix = np.array([[2.0, 1.0], [1.0, 3.0]])
     assert substitute(np.linalg.norm)(matrix, 2) == np.linalg.norm(matrix, 2)
     assert np.array_equal(substitute(scipy.special.softmax)(L), scipy.special.softmax(L))

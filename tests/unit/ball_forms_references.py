@@ -12,6 +12,7 @@ import operator
 import mpmath
 import numpy as np
 
+import ball_forms_check
 from ball_forms_check import check_all, defined, evaluate, mp, on_balls
 
 from theorems.arithmetic.precision import balls
@@ -102,6 +103,16 @@ def _clip(x, low, high):
     return min(max(x, low), high)
 
 
+def _hypot(a, b):
+    # C99's (and numpy's) hypot: +inf where either argument is infinite, even beside a nan
+    if mpmath.isinf(a) or mpmath.isinf(b):
+        return INF
+    if mpmath.isnan(a) or mpmath.isnan(b):
+        return None
+    with mpmath.workprec(ball_forms_check.BITS):
+        return mpmath.sqrt(a * a + b * b)
+
+
 UNARY = {
     "exp": mpmath.exp, "expm1": mpmath.expm1, "log": _log(), "log2": _log(2), "log10": _log(10),
     "log1p": lambda x: None if x < -1 else -INF if x == -1 else mpmath.log1p(x),
@@ -132,6 +143,7 @@ REFERENCES["power"] = lambda a, b: mpmath.mpf(1) if b == 0 else defined(_power)(
 REFERENCES["fmax"] = _ignoring_nan(max)
 REFERENCES["fmin"] = _ignoring_nan(min)
 REFERENCES["clip"] = defined(_clip)
+REFERENCES["hypot"] = _hypot
 """The exact value of every elementwise function, by its ufunc's ``__name__``."""
 
 

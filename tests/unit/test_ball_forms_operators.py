@@ -4,6 +4,8 @@ A float met in ball arithmetic is a constant with one ulp of radius (docs/soundn
 is not a short decimal makes the ball wider, never wrong."""
 
 import math
+from decimal import Decimal
+from fractions import Fraction
 
 import mpmath
 import numpy as np
@@ -61,11 +63,19 @@ def _as_ball(b):
     return balls(float(b))
 
 
+def _as_fraction(b):
+    return Fraction(b) if math.isfinite(b) else float(b)  # the double's exact value (a Fraction has no infinity)
+
+
+def _as_decimal(b):
+    return Decimal(b)  # the double's exact value, as a decimal (infinities and nan too)
+
+
 @pytest.mark.parametrize("name", sorted(OPERATORS))
 @pytest.mark.slow  # Hypothesis over every form; the quick run keeps the edge sweeps and the regressions
 @examples()
 @given(a=reals((0.1, 0.3, 64.0, 65.0)), b=reals((0.1, 0.3, 0.5, 64.0, 65.0, 100.0)),
-       plain=st.sampled_from([_as_float, _as_int, _as_ball]), tie=st.booleans())
+       plain=st.sampled_from([_as_float, _as_int, _as_ball, _as_fraction, _as_decimal]), tie=st.booleans())
 def test_operators(name, a, b, plain, tie):
     _check_operator(name, a, a if tie else b, plain)
 

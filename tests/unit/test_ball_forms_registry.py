@@ -112,7 +112,7 @@ def _call_balls(form):
     if name.startswith("Ball.__"):
         unary = name in ("Ball.__neg__", "Ball.__pos__", "Ball.__abs__")
         return on(balls(0.5)) if unary else on(balls(0.5), 0.25)
-    return on(balls(VECTOR))  # Ball.exp and the like, on a plain object array
+    return on(*[balls(VECTOR)] * form.original.nin)  # Ball.exp, Ball.hypot and the like, on a plain object array
 
 
 def _call_dual(form, xs, array=dual.DualArray):

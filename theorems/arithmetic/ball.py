@@ -3,8 +3,8 @@ arithmetic (:class:`Undecided`, :class:`NoBallForm`).
 
 This is the bottom of the ball backend: :mod:`theorems.arithmetic.ballarray` and :mod:`theorems.arithmetic.ball_linalg`
 (numpy's and scipy's functions on arrays of balls) build on it, and :mod:`theorems.arithmetic.precision` (the backends
-``F64``, ``MP``, ``ARB``, and the module the rest of the code imports) imports all three, so that importing it
-installs the ball forms. Every name here is importable from :mod:`theorems.arithmetic.precision` as before.
+``F64``, ``MP``, ``ARB``, and the module the rest of the code imports) imports all three. Every name here is
+importable from :mod:`theorems.arithmetic.precision` as before.
 
 >>> import flint
 >>> bool(Ball(flint.arb(1) / 3) * 3 <= 2)
@@ -36,7 +36,7 @@ def use_array_type(array_type: type) -> None:
 
 def _array_type() -> type:
     if not _ARRAY_TYPE:
-        raise TheoremsError("no ball array type: import theorems.arithmetic.precision (the ball backend), which installs "
+        raise TheoremsError("no ball array type: import theorems.arithmetic.precision (the ball backend), which registers "
                            "it, before computing with balls")
     return _ARRAY_TYPE[0]
 
@@ -127,6 +127,21 @@ class Ball:
     def __round__(self, ndigits=None):
         raise NoBallForm(f"round() of {self.arb}", "it is discontinuous; not supported on balls")
 
+    @property
+    def real(self) -> "Ball":
+        """The ball itself (a real number's real part; ``numbers.Real`` has it, and ``Fraction == ball`` reads it)."""
+        return self
+
+    @property
+    def imag(self) -> int:
+        """0, exactly (a real number's imaginary part)."""
+        return 0
+
+    def item(self) -> "Ball":
+        """The ball itself: a ball is the number, as ``np.float64(x).item()`` is ``x`` (so that
+        ``np.linalg.eigvalsh(M)[1].item()`` and ``np.sum(x).item()`` read the same in float64 and in balls)."""
+        return self
+
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         # a lone ball in a ufunc (np.exp(ball), scipy.special.expit(ball), np.float64(2) * ball) takes the ball
         # array's sound path; numpy would otherwise make a plain object array of it
@@ -153,6 +168,7 @@ class Ball:
     def arcsin(self): return from_arb(self.arb.asin())
     def arccos(self): return from_arb(self.arb.acos())
     def arcsinh(self): return from_arb(self.arb.asinh())
+    def hypot(self, other): return from_arb(ball_hypot(self.arb, to_arb(other)))
     def conjugate(self): return self
 
     def __repr__(self) -> str:
@@ -284,11 +300,26 @@ def to_arb(value: Any):
         return flint.arb(int(value))
     if isinstance(value, (float, np.floating)):
         return _constant(value)
+    if isinstance(value, (numbers.Rational, flint.fmpq)):
+        return rational_ball(value.numerator, value.denominator)
+    if isinstance(value, decimal.Decimal):
+        return rational_ball(*value.as_integer_ratio()) if value.is_finite() else exact_ball(float(value))
     if isinstance(value, str):
         return to_arb(float(value)) if value.strip().lower() in ("inf", "+inf", "-inf", "nan") else flint.arb(value)
     if isinstance(value, np.ndarray) and value.ndim == 0:
         return to_arb(value.item())
     raise InvalidArgumentType(f"cannot make a ball of {type(value).__name__} {value!r}")
+
+
+def rational_ball(numerator: int, denominator: int):
+    """The exact rational ``numerator/denominator`` (a ``Fraction``, a ``Decimal`` as written: ``Decimal("0.1")`` is
+    1/10, not the double nearest it) as an arb ball: exact where it is a dyadic number the working precision holds
+    (``Fraction(1, 8)``), else the ball of that precision around it (``Fraction(1, 3)``, ``Decimal("0.1")``).
+
+    >>> rational_ball(1, 8).is_exact(), rational_ball(1, 10).contains(flint.fmpq(1, 10))
+    (True, True)
+    """
+    return flint.arb(flint.fmpq(int(numerator), int(denominator)))
 
 
 def exact_ball(value: float):
@@ -369,6 +400,17 @@ def ball_sqrt(x):
         # the square root of a ball straddling 0 is defined only if the exact value is >= 0: not known here
         raise Undecided(f"sqrt of {value}, which straddles 0, is undecided at {flint.ctx.prec} bits")
     return from_arb(value.sqrt())
+
+
+def ball_hypot(a, b):
+    """``√(a² + b²)`` of two arb balls, as numpy's ``hypot``: ``+inf`` where either is an exact infinity (even beside
+    a nan), nan where either is nan otherwise; the sum of squares is ``≥ 0`` exactly, so only its nonnegative part is
+    kept (a ball straddling 0 squares to one reaching below 0)."""
+    if any(v.rad() == 0 and not v.is_finite() and not v.is_nan() for v in (a, b)):
+        return flint.arb.pos_inf()
+    if a.is_nan() or b.is_nan():
+        return flint.arb.nan()
+    return (a * a + b * b).nonnegative_part().sqrt()
 
 
 def ball_norm(vector, axis=-1):

@@ -32,6 +32,7 @@ import numpy as np
 
 from theorems.arithmetic import ball_linalg, ballarray, dual, taylor
 from theorems.arithmetic.ball import Ball
+from theorems.arithmetic.ball_namespace import substitute
 from theorems.arithmetic.precision import ARB, F64
 from theorems.errors import InvalidArgument
 
@@ -150,19 +151,20 @@ def _scipy() -> list[Form]:
     special = _special()
     if special is None:
         return []
-    return [Form(f"scipy.special.{name}", "scipy", getattr(special, name).__wrapped__, getattr(special, name),
+    # on balls, a side's name for scipy's function resolves to its dispatching form (ball_namespace)
+    return [Form(f"scipy.special.{name}", "scipy", getattr(special, name), substitute(getattr(special, name)),
                  ballarray.SCIPY_FORMS, name) for name in ballarray.SCIPY_FORMS if hasattr(special, name)]
 
 
 def _linalg() -> list[Form]:
-    found = [Form(f"np.linalg.{original.__name__}", "linalg", original, getattr(np.linalg, original.__name__),
+    found = [Form(f"np.linalg.{original.__name__}", "linalg", original, substitute(original),
                   ball_linalg.FUNCTIONS, original)
              for original in ball_linalg.FUNCTIONS if original.__name__ != "norm"]
     norm = next(original for original in ball_linalg.FUNCTIONS if original.__name__ == "norm")
     for shape, table, axis in (("vector", ball_linalg.VECTOR_NORMS, -1), ("matrix", ball_linalg.MATRIX_NORMS, (-2, -1))):
         for ord in table:  # over the last axis (two), so that the entry of its table is the one reached
             fixed = {"axis": axis} if ord == "p" else {"axis": axis, "ord": ord}  # "p": the caller passes ord=p
-            original, on_balls = functools.partial(norm, **fixed), functools.partial(np.linalg.norm, **fixed)
+            original, on_balls = functools.partial(norm, **fixed), functools.partial(substitute(norm), **fixed)
             found.append(Form(f"np.linalg.norm({shape}, ord={ord if isinstance(ord, str) else repr(ord)})", "linalg",
                               original, on_balls, table, ord))
     return found

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 
 import flint
+import mpmath
 import numpy as np
 
 from theorems.arithmetic.ball import NoBallForm, Undecided, to_arb, from_arb, ball_spectral_norm
@@ -59,11 +60,64 @@ def _order_statistics(enclosures: list) -> list:
 
 
 def _symmetric_eigenvalues(matrix: "flint.arb_mat") -> list:
+    """The eigenvalues of a symmetric matrix of balls, ascending: arb's enclosures, or where arb cannot isolate them
+    (a repeated eigenvalue of a matrix with radii) :func:`_weyl_eigenvalues`; where arb's enclosure of a cluster is
+    far wider than the working precision, the intersection of both (each holds the k-th eigenvalue)."""
     try:
         values = flint.acb_mat(matrix).eig(multiple=True)
     except (ValueError, ZeroDivisionError) as error:
-        raise Undecided(f"eigenvalues not isolated at {flint.ctx.prec} bits ({error})") from None
-    return _order_statistics([v.real for v in values])  # a symmetric matrix has real eigenvalues
+        return _weyl_eigenvalues(matrix, error)
+    found = _order_statistics([v.real for v in values])  # a symmetric matrix has real eigenvalues
+    loose = flint.arb(2) ** (-(3 * flint.ctx.prec // 4))  # arb's isolated eigenvalues are ~2^-prec wide
+    if all(v.rad() <= loose * (1 + abs(v.mid())) for v in found):
+        return found
+    return [_meet(a, b) for a, b in zip(found, _weyl_eigenvalues(matrix, None))]
+
+
+def _meet(a, b):
+    return a.intersection(b) if a.overlaps(b) else a  # two enclosures of one number overlap (else keep arb's)
+
+
+def _weyl_eigenvalues(matrix: "flint.arb_mat", error: Exception) -> list:
+    """The eigenvalues of every symmetric matrix ``A`` in the balls, ascending, repeated ones included, by two
+    inequalities around an approximate orthogonal eigenbasis ``Q`` of the midpoints (mpmath's Jacobi method at the
+    working precision; any ``Q`` would do, the bounds are computed in balls): Ostrowski's ``λ_k(QᵀAQ) = θ_k·λ_k(A)``
+    with ``θ_k`` between the extreme eigenvalues of ``QᵀQ``, so within ``e ≥ ‖QᵀQ − I‖_F`` of 1; and Weyl's
+    ``|λ_k(D + R) − λ_k(D)| ≤ ‖R‖₂ ≤ ‖R‖_F`` for ``QᵀAQ``'s diagonal ``D`` (its k-th smallest between the k-th
+    smallest lower and upper ends) and the rest ``R``. Widths: the entries' radii plus the working precision's
+    rounding, with no condition on how close the eigenvalues are."""
+    entries = [[x for x in row] for row in matrix.tolist()]
+    n = len(entries)
+    if not all(x.is_finite() for row in entries for x in row):
+        raise Undecided(f"eigenvalues not isolated at {flint.ctx.prec} bits ({error or 'entries not finite'})")
+    with mpmath.workprec(flint.ctx.prec):
+        _, vectors = mpmath.eigsy(mpmath.matrix([[_mpf(x.mid()) for x in row] for row in entries]))
+    q = flint.arb_mat([[_arb(vectors[i, j]) for j in range(n)] for i in range(n)])
+    rotated, gram = q.transpose() * matrix * q, q.transpose() * q
+    e = _frobenius_upper([[gram[i, j] - (i == j) for j in range(n)] for i in range(n)])
+    if not e < 1:
+        raise Undecided(f"eigenvalues not isolated at {flint.ctx.prec} bits ({error or 'arb: wide'}), and no "
+                        "orthogonal basis")
+    off = _frobenius_upper([[rotated[i, j] if i != j else 0 for j in range(n)] for i in range(n)])
+    diagonal = _order_statistics([rotated[i, i] for i in range(n)])
+    return [(d + flint.arb(0, off)) / flint.arb(1, e) for d in diagonal]
+
+
+def _frobenius_upper(rows) -> "flint.arb":
+    """An exact upper bound of the Frobenius norm of every matrix in the balls ``rows``."""
+    total = sum((flint.arb(x).abs_upper() ** 2 for row in rows for x in row), flint.arb(0))
+    return total.sqrt().upper()
+
+
+def _mpf(point: "flint.arb") -> "mpmath.mpf":
+    mantissa, exponent = point.man_exp()
+    return mpmath.mpf((int(mantissa), int(exponent)))
+
+
+def _arb(value: "mpmath.mpf") -> "flint.arb":
+    mantissa, exponent = value.man_exp  # the magnitude's
+    signed = -int(mantissa) if value < 0 else int(mantissa)
+    return flint.arb(flint.fmpq(signed * 2 ** max(exponent, 0), 2 ** max(-exponent, 0)))
 
 
 def eigvalsh(a, UPLO="L"):
@@ -102,7 +156,7 @@ def _numpys_order(enclosures: list, matrix: "flint.arb_mat") -> list[int]:
     midpoints = np.array([[float(x.mid()) for x in row] for row in matrix.tolist()])
     centres = [complex(float(v.real.mid()), float(v.imag.mid())) for v in enclosures]
     order = []
-    for w in _numpys(np.linalg.eigvals)(midpoints):
+    for w in np.linalg.eigvals(midpoints):
         distances = sorted((abs(centre - w), k) for k, centre in enumerate(centres))
         clear = len(distances) == 1 or 2 * distances[0][0] < distances[1][0]
         order.append(distances[0][1] if clear else -1)
@@ -241,12 +295,6 @@ def norm(x, ord=None, axis=None, keepdims=False):
     return result[()] if result.ndim == 0 else result
 
 
-def _numpys(function):
-    """numpy's own function, also when :mod:`theorems.arithmetic.ballarray` has already wrapped it (this module is
-    imported by ``ballarray`` before it installs the wrappers, but a reload would meet them)."""
-    return function.__wrapped__ if hasattr(function, "__ball_form__") else function
-
-
-FUNCTIONS = {_numpys(np.linalg.norm): norm, _numpys(np.linalg.eigvalsh): eigvalsh, _numpys(np.linalg.eigvals): eigvals,
-             _numpys(np.linalg.det): det, _numpys(np.linalg.inv): inv, _numpys(np.linalg.solve): solve}
+FUNCTIONS = {np.linalg.norm: norm, np.linalg.eigvalsh: eigvalsh, np.linalg.eigvals: eigvals, np.linalg.det: det,
+             np.linalg.inv: inv, np.linalg.solve: solve}
 """The ``np.linalg`` functions with a ball form, keyed by numpy's function."""

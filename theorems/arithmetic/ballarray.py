@@ -5,23 +5,27 @@ of :class:`~theorems.arithmetic.precision.Ball` objects, so that a side written 
 arithmetic through numpy's protocols (NEP 13 ``__array_ufunc__``, NEP 18 ``__array_function__``):
 
 - ufuncs: ``+ - * / **``, ``exp log sqrt expm1 log1p log2 log10 sin cos tan tanh sinh cosh arctan
-  arcsin arccos arcsinh abs square reciprocal negative``; ``maximum``/``minimum`` (and so ``np.max``,
+  arcsin arccos arcsinh abs square reciprocal negative hypot``; ``maximum``/``minimum`` (and so ``np.max``,
   ``np.min``, ``np.clip``) are sound ball maxima; comparisons and ``np.sort``/``argmax``/``where(a > b)``
   are certain or raise :class:`~theorems.arithmetic.precision.Undecided`; ``isfinite``/``isnan``/``isinf``;
   ``logical_and``/``logical_or`` (truth values); scipy.special's ``expit``, ``log_expit``, ``logit``, ``xlogy``,
-  ``entr``, ``rel_entr`` (so ``scipy.special.softmax``, ``log_softmax`` and ``logsumexp`` work too);
+  ``entr``, ``rel_entr``;
 - linear algebra (:mod:`theorems.arithmetic.ball_linalg`): ``np.linalg.norm`` (vectors: any ``ord``;
   matrices: ``'fro'``, 1, 2, ∞), ``eigvalsh``, ``eigvals`` (of symmetric matrices), ``det``, ``solve``, ``inv``;
 - anything else that would turn a ball into a float (another ufunc, another ``np.linalg`` function)
   raises :class:`~theorems.arithmetic.precision.NoBallForm` naming it.
+
+scipy.special's ``softmax``, ``log_softmax`` and ``logsumexp`` (:data:`SCIPY_FORMS`) are plain Python functions that
+no protocol reaches: a side evaluated on balls reaches them by name (:mod:`theorems.arithmetic.ball_namespace`).
+Nothing in numpy or scipy is replaced.
 
 :mod:`theorems.arithmetic.ball_forms` lists every form with the float64 function it stands for (the differential tests
 check each against it).
 
 >>> import scipy.special
 >>> from theorems.arithmetic.precision import balls
->>> p = scipy.special.softmax(balls(np.array([0.0, 1.0])))
->>> type(p).__name__, p.sum().arb.contains(1)
+>>> p = scipy.special.expit(balls(np.array([0.0, 1.0])))
+>>> type(p).__name__, p[0].arb.contains(flint.arb(1) / 2)
 ('BallArray', True)
 >>> np.linalg.eigvalsh(balls(np.array([[2.0, 1.0], [1.0, 2.0]])))[1].arb.contains(3)
 True
@@ -31,13 +35,12 @@ from __future__ import annotations
 
 import contextlib
 
-import functools
-
 import flint
 import numpy as np
 
 from theorems.arithmetic import ball_linalg
-from theorems.arithmetic.ball import Ball, NoBallForm, Undecided, to_arb, from_arb, ball_log, use_array_type
+from theorems.arithmetic.ball import (Ball, NoBallForm, Undecided, to_arb, from_arb, ball_hypot, ball_log,
+                                      use_array_type)
 
 _maximum = np.frompyfunc(lambda a, b: from_arb(to_arb(a).max(to_arb(b))), 2, 1)
 _minimum = np.frompyfunc(lambda a, b: from_arb(to_arb(a).min(to_arb(b))), 2, 1)
@@ -151,6 +154,7 @@ def _sound_ufuncs() -> dict:
     clip = getattr(np, "_core", getattr(np, "core", None)).umath.clip
     table[clip] = np.frompyfunc(lambda x, low, high: from_arb(to_arb(x).max(to_arb(low)).min(to_arb(high))), 3, 1)
     table[np.logaddexp] = np.frompyfunc(_logaddexp, 2, 1)
+    table[np.hypot] = np.frompyfunc(lambda a, b: from_arb(ball_hypot(to_arb(a), to_arb(b))), 2, 1)
     for name in ("exp", "expm1", "log", "log1p", "log2", "log10", "sqrt", "sin", "cos", "tan", "tanh", "sinh", "cosh",
                  "arctan", "arcsin", "arccos", "arcsinh"):
         table[getattr(np, name)] = _unary(getattr(Ball, name))
@@ -236,7 +240,8 @@ class BallArray(np.ndarray):
         module = getattr(func, "__module__", "") or ""
         if module.startswith("numpy.linalg"):
             raise NoBallForm(f"np.linalg.{func.__name__}", "docs/soundness.md lists the functions that have one")
-        return super().__array_function__(func, types, args, kwargs)
+        # numpy's own code on the object arrays (np.einsum, np.stack, ...): its plain object results stay ball arrays
+        return _wrap(super().__array_function__(func, types, args, kwargs))
 
 
 def _python_level(ufunc) -> bool:
@@ -292,39 +297,15 @@ def _logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
     return result
 
 
-def _ball_aware(original, ball_form):
-    """``original`` for every input it took before, ``ball_form`` when an argument holds balls."""
-
-    @functools.wraps(original)
-    def dispatch(*args, **kwargs):
-        if any(holds_balls(v) for v in (*args, *kwargs.values())):
-            return ball_form(*args, **kwargs)
-        return original(*args, **kwargs)
-
-    dispatch.__ball_form__ = ball_form
-    return dispatch
-
-
 SCIPY_FORMS = {"softmax": _softmax, "log_softmax": _log_softmax, "logsumexp": _logsumexp}
-"""scipy.special's plain Python functions with a ball form, by name (its ufuncs' forms are in ``_SOUND``)."""
+"""scipy.special's plain Python functions with a ball form, by name (its ufuncs' forms are in ``_SOUND``). No numpy
+protocol reaches them (scipy makes a plain array of its argument first): a side evaluated on balls reaches them by
+name (:mod:`theorems.arithmetic.ball_namespace`)."""
 
 
-def _install_scipy_forms() -> None:
-    """scipy.special's ``softmax``, ``log_softmax`` and ``logsumexp`` are plain Python functions (no numpy
-    protocol reaches them) whose object-array paths go through complex numbers: on balls, they are
-    replaced by their ball forms; every other call goes to scipy unchanged."""
-    try:
-        import scipy.special as special
-    except ImportError:
-        return
-    for name in SCIPY_FORMS:
-        original = getattr(special, name, None)
-        if original is not None and not hasattr(original, "__ball_form__"):
-            setattr(special, name, _ball_aware(original, _scipy_form(name)))
-
-
-def _scipy_form(name: str):
-    """The ball form of ``scipy.special.<name>``, looked up in :data:`SCIPY_FORMS` when called."""
+def scipy_form(name: str):
+    """The ball form of ``scipy.special.<name>``, looked up in :data:`SCIPY_FORMS` when called (so that
+    ``ball_forms.replaced`` reaches it) and traced."""
     def form(*args, **kwargs):
         if _TRACES:
             _TRACES[-1].add(f"scipy.special.{name}")
@@ -363,37 +344,6 @@ def _wrap(result):
     return wrap_object_arrays(result, BallArray)
 
 
-def _no_ball_form(name: str):
-    def refuse(*args, **kwargs):
-        raise NoBallForm(name, "docs/soundness.md lists the functions that have one")
-
-    return refuse
-
-
-def _install_linalg_forms() -> None:
-    """``np.linalg`` on a plain object array of balls (``np.array([[a, b], [b, a]])`` is not a :class:`BallArray`,
-    so NEP 18 does not reach it) would convert exact balls to floats and compute in float64: on balls, every
-    ``np.linalg`` function goes to its ball form or raises :class:`NoBallForm`; other calls are unchanged."""
-    for name in dir(np.linalg):
-        original = getattr(np.linalg, name)
-        if name.startswith("_") or not callable(original) or isinstance(original, type) or hasattr(
-                original, "__ball_form__"):
-            continue
-        setattr(np.linalg, name, _ball_aware(original, _linalg_form(original)))
-
-
-def _linalg_form(original):
-    """The ball form of one ``np.linalg`` function, looked up in :mod:`ball_linalg` when called."""
-
-    def form(*args, **kwargs):
-        found = ball_linalg.FUNCTIONS.get(original) or _no_ball_form(f"np.linalg.{original.__name__}")
-        return found(*args, **kwargs)
-
-    return form
-
-
 use_array_type(BallArray)  # a lone ball in a ufunc takes this array's sound path (theorems.arithmetic.ball)
-_install_scipy_forms()
-_install_linalg_forms()
 
 __all__ = ["BallArray", "holds_balls"]

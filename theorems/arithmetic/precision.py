@@ -11,7 +11,8 @@ certification, where every result is a ball that provably contains the exact val
 On balls, every comparison (and so ``max``, ``sort``, ``where(a > b, ...)``) is either certain or
 raises :class:`Undecided`, never a guess; a ball never becomes a float silently (:class:`NoBallForm`), a
 float constant from a side's code carries one ulp, and plain numpy, ``np.linalg`` and ``scipy.special`` run
-on ball arrays through :mod:`theorems.arithmetic.ballarray` (``docs/soundness.md``).
+on ball arrays through :mod:`theorems.arithmetic.ballarray` and :mod:`theorems.arithmetic.ball_namespace`
+(``docs/soundness.md``).
 
 >>> from theorems.arithmetic.precision import F64, MP, lift
 >>> F64.exp(np.array([0.0]))[0]
@@ -36,12 +37,13 @@ import mpmath
 import numpy as np
 
 # The ball type lives in theorems.arithmetic.ball (its errors in theorems.errors), the bottom of the ball backend; the numpy and scipy
-# forms (ballarray, ball_linalg) build on it, and importing them here installs them, so that importing this module
-# (which the rest of the code does) is what makes numpy and scipy run on balls. The names stay importable from here.
+# forms (ballarray, ball_linalg) build on it. Importing them replaces nothing in numpy or scipy: numpy reaches a ball
+# array's forms by its own protocols, and a side evaluated on balls reaches the others by name (ball_namespace).
+# The names stay importable from here.
 from theorems.arithmetic.ball import (Ball, NoBallForm, Undecided, to_arb, from_arb, ball_ufunc, ball_max,  # noqa: F401
                                       ball_norm, ball_spectral_norm, exact_ball, ball_log, root_of_squares, ball_sqrt,
                                       enclosure_notes, escapes, midpoint)
-from theorems.arithmetic.ballarray import BallArray  # noqa: F401 - importing it installs the numpy/scipy ball forms
+from theorems.arithmetic.ballarray import BallArray  # noqa: F401
 
 DIGITS = 50
 """Decimal digits of the mpmath backend (kept for cross-checks; certification uses :data:`ARB`)."""

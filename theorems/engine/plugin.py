@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import ast
 import os
-import re
 import time
 import warnings
 from pathlib import Path
@@ -62,23 +61,6 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", MARKER)
     seed(config)
     _load_profile(config)
-
-
-_IMPORTS_THEOREMS = re.compile(r"^\s*(from|import)\s+theorems\b", flags=re.MULTILINE)
-
-
-def pytest_pycollect_makemodule(module_path: Path, parent):
-    """Before a test module that imports ``theorems`` is imported, install the ball forms of ``np.linalg`` and
-    ``scipy.special``'s softmax family (importing the ball backend does), so that the names it binds
-    (``from scipy.special import softmax``) are the ball-aware ones (docs/soundness.md). Other modules pay
-    nothing."""
-    try:
-        source = Path(module_path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return None
-    if _IMPORTS_THEOREMS.search(source):
-        from theorems.arithmetic import precision  # noqa: F401  (installs the ball forms)
-    return None
 
 
 def seed(config: pytest.Config) -> int:

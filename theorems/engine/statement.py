@@ -15,6 +15,7 @@ arithmetic for the certification. Sides may be arrays; the relation is then clai
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
@@ -22,7 +23,8 @@ from typing import Any, Literal
 import numpy as np
 from hypothesis.strategies import SearchStrategy
 
-from theorems.arithmetic.precision import to_float
+from theorems.arithmetic.ball_namespace import on_balls
+from theorems.arithmetic.precision import ARB, to_float
 from theorems.arithmetic.validation import check_integer
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
@@ -35,6 +37,31 @@ RESULTS = (
     "theorem2.lower", "theorem2.upper", "theorem2.assumptions", "lemma2", "corollary3",
 )
 _ID = re.compile(r"^[a-z0-9]+(\.[a-z0-9][a-z0-9-]*)*$")
+
+
+class _Side:
+    """A side as the engine calls it: the function as written, and on balls (``xp`` the ball backend ``ARB``) the same
+    code with its names of ``np.linalg`` and ``scipy.special`` resolved to their ball forms
+    (:func:`~theorems.arithmetic.ball_namespace.on_balls`), however and whenever the module bound them. It compares
+    equal to the function it holds."""
+
+    def __init__(self, function: Side) -> None:
+        self.function = function
+        functools.update_wrapper(self, function)
+
+    def __call__(self, instance: Instance, xp) -> Any:
+        if xp is ARB:
+            return on_balls(self.function)(instance, xp)
+        return self.function(instance, xp)
+
+    def __eq__(self, other: object) -> bool:
+        return self.function == (other.function if isinstance(other, _Side) else other)
+
+    def __hash__(self) -> int:
+        return hash(self.function)
+
+    def __repr__(self) -> str:
+        return repr(self.function)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -138,6 +165,9 @@ class Statement:
         names = [h.name for h in self.hypotheses]
         if len(set(names)) != len(names):
             raise InvalidArgument(f"hypothesis names of {self.id!r} repeat: {names}")
+        for name in ("lhs", "rhs"):
+            side = getattr(self, name)
+            object.__setattr__(self, name, side if isinstance(side, _Side) else _Side(side))
 
     def hypothesis(self, name: str) -> Hypothesis:
         for hypothesis in self.hypotheses:

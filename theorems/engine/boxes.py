@@ -20,13 +20,14 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import numbers
+from fractions import Fraction
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import flint
 import numpy as np
 
-from theorems.arithmetic.decimals import interval_text, number_text, outward
+from theorems.arithmetic.decimals import interval_text, number_text, outward, written
 from theorems.arithmetic.dual import DualArray, on_box
 from theorems.arithmetic.taylor import TaylorArray
 from theorems.arithmetic.taylor import on_box as taylor_on_box
@@ -65,6 +66,27 @@ class Domain:
     highs: np.ndarray
     fixed: Mapping[str, Any]
     order: tuple[str, ...]
+    written: tuple[tuple[Fraction, ...], tuple[Fraction, ...]] | None = None
+    """The ends as written (exact rationals) when the bounds were widened to hold them (:meth:`as_written`)."""
+
+    @classmethod
+    def as_written(cls, domain: Mapping[str, Any]) -> "Domain":
+        """The domain widened to hold every end as written (:func:`as_written`), remembering those ends: a point
+        outside them (the float just below a written ``0.1``) is no instance of the domain asked about.
+
+        >>> d = Domain.as_written({"T": (0.1, 10.0)})
+        >>> bool(d.lows[0] < 0.1), d.holds(d.lows), d.holds([0.1])
+        (True, False, True)
+        """
+        parsed = cls.parse(as_written(domain))
+        ends = [written(x) for name in parsed.keys for x in _ends(domain[name])]
+        return dataclasses.replace(parsed, written=(tuple(ends[0::2]), tuple(ends[1::2])))
+
+    def holds(self, point) -> bool:
+        """Whether ``point`` (free coordinates) lies in the domain as written."""
+        if self.written is None:
+            return bool(np.all(self.lows <= point) and np.all(np.asarray(point) <= self.highs))
+        return all(low <= Fraction(float(x)) <= high for x, low, high in zip(point, *self.written))
 
     @classmethod
     def parse(cls, domain: Mapping[str, Any]) -> "Domain":
@@ -169,6 +191,15 @@ def as_written(domain: Mapping[str, Any]) -> dict[str, Any]:
         else:
             widened[name] = value
     return widened
+
+
+def _ends(value) -> list:
+    """The ends of an interval or of nested ``(low, high)`` pairs, as given, low and high alternating."""
+    if is_interval(value):
+        return [value[0], value[1]]
+    if isinstance(value, np.ndarray):
+        return list(value.reshape(-1))
+    return [x for pair in value for x in _ends(pair)] if not is_interval(tuple(value)) else list(value)
 
 
 def _pairs(value) -> bool:

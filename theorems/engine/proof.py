@@ -217,8 +217,8 @@ def prove(statement: Statement, domain: Mapping[str, Any] | None = None, *, slac
     path = None if certificate is None else proof_certificate.checked_path(certificate)
     started = time.perf_counter()
     deadline = None if max_seconds is None else started + max_seconds
+    parsed = Domain.as_written(domain)
     domain = as_written(domain)
-    parsed = Domain.parse(domain)
     if homogeneity and proof_reduction.applies(domain):
         half = None if deadline is None else started + max_seconds / 2
         reduced = _reduced(statement, domain, slack=float(slack), deadline=half, seed=seed, path=path,
@@ -343,6 +343,8 @@ def _branch_and_bound(search: _Search, seed: int, deadline: float | None, finish
                 return finish("refuted", counterexample=counterexample)
             try:
                 upper, split = _bound(search, lows, highs)
+            except _Refuted as refuted:
+                return finish("refuted", counterexample=refuted.counterexample)
             except (EngineInconsistency, IllDefined):
                 raise
             except Exception as error:  # noqa: BLE001 - an operation without an enclosure (np.hypot, float() of a box)
@@ -414,7 +416,10 @@ def _sample(search: _Search, rng, deadline: float | None) -> Counterexample | No
 
 
 def _refute_at(search: _Search, point) -> Counterexample | None:
-    """Evaluate the float64 sides at ``point``; a violation goes to the certifier (as in ``check``)."""
+    """Evaluate the float64 sides at ``point``; a violation goes to the certifier (as in ``check``). A point outside
+    the domain as written (the float just below a written ``0.1``, inside the widened box) refutes nothing."""
+    if not search.domain.holds(point):
+        return None
     statement = search.statement
     instance = search.domain.point(point)
     with np.errstate(all="ignore"):
@@ -581,7 +586,26 @@ def _element(search: _Search, g, small, big, at: int, lows, highs, form: Form) -
             return False, np.inf, ()
         g, small, big = (v[at] for v in values)
         _witness(search, small, big)
+        if np.all(lows == highs) and _certainly_positive(g):
+            _refute_vertex(search, lows)
     return False, np.inf, ()
+
+
+class _Refuted(Exception):
+    """A certified counterexample met inside a box's evaluation (at the vertex its monotone faces lead to)."""
+
+    def __init__(self, counterexample: Counterexample) -> None:
+        super().__init__(counterexample.describe() if hasattr(counterexample, "describe") else "")
+        self.counterexample = counterexample
+
+
+def _refute_vertex(search: _Search, point) -> None:
+    """The faces led to one point of the domain where ``g > 0`` is certain: the claim fails there (a violation only
+    at an end, such as ``T = 1/10`` just inside a domain written ``0.1``, which no sampled centre meets), so it
+    goes to the certifier; :class:`_Refuted` when certified."""
+    counterexample = _refute_at(search, point)
+    if counterexample is not None:
+        raise _Refuted(counterexample)
 
 
 def _certainly_nonpositive(g) -> bool:

@@ -52,17 +52,18 @@ def outward(low, high) -> tuple[float, float]:
     return _floor(written(low)), _ceil(written(high))
 
 
-def _shortest(low: Fraction, high: Fraction) -> Fraction:
-    """The decimal with the fewest digits in ``[low, high]`` (``low ≤ high``), nearest ``low`` among those."""
+def _shortest(low: Fraction, high: Fraction, *, near_high: bool) -> Fraction:
+    """The decimal with the fewest digits in ``[low, high]`` (``low ≤ high``), nearest ``high`` (or ``low``) among
+    those."""
     if low <= 0 <= high:
         return Fraction(0)
     if high < 0:
-        return -_shortest(-high, -low)
+        return -_shortest(-high, -low, near_high=not near_high)
     exponent = len(str(high.numerator)) - len(str(high.denominator)) + 1  # 10^exponent > high
     while True:
         step = Fraction(10) ** exponent
-        candidate = math.ceil(low / step) * step
-        if candidate <= high:
+        candidate = math.floor(high / step) * step if near_high else math.ceil(low / step) * step
+        if low <= candidate <= high:
             return candidate
         exponent -= 1
 
@@ -102,8 +103,22 @@ def interval_text(low, high) -> tuple[str, str]:
     low, high = Fraction(low), Fraction(high)
     if low == high:
         return (_point_text(low),) * 2
-    return (decimal_text(_shortest(low, min(high, _next_above(low)))),
-            decimal_text(_shortest(max(low, _next_below(high)), high)))
+    return (_end_text(low, _next_above(low), low, min(high, _next_above(low))),
+            _end_text(high, _next_below(high), max(low, _next_below(high)), high))
+
+
+def _end_text(end: Fraction, inner: Fraction, low: Fraction, high: Fraction) -> str:
+    """The shortest decimal in the window ``[low, high]`` at an end; of several that short, the end's own shortest
+    form (the number written, where the end needed no widening), else its inner neighbour's (where it did), else
+    the one nearest the end."""
+    best = _shortest(low, high, near_high=inner < end)
+    digits = len(decimal_text(best).lstrip("-").replace(".", "").lstrip("0").split("e")[0])
+    for point in (end, inner):
+        own = Fraction(repr(float(point)))
+        text = decimal_text(own)
+        if low <= own <= high and len(text.lstrip("-").replace(".", "").lstrip("0").split("e")[0]) <= digits:
+            return text
+    return decimal_text(best)
 
 
 def _point_text(value: Fraction) -> str:

@@ -69,8 +69,8 @@ def _numbers(value) -> np.ndarray | None:
 def _finite(key, value) -> None:
     numbers = _numbers(value)
     if numbers is not None and not np.all(np.isfinite(numbers)):
-        raise InvalidArgument(f"domain[{key!r}]={value!r}: every value must be a finite number (no inf or nan): "
-                              "a proof is about instances, and an infinite one is none")
+        raise InvalidArgument(f"domain[{key!r}]={value!r}: every value must be a finite number, not inf or nan "
+                              "(no instance has one)")
 
 
 def _temperature(value) -> None:

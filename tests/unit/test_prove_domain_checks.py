@@ -49,7 +49,8 @@ def test_a_statement_that_reads_either_of_two_keys_takes_either():
     with_t = prove(LEMMA, {"T": (0.5, 2.0), "a": (0.001, 2.0), "L0": 2, "u": [(-1.0, 1.0)] * 2},
                    max_seconds=None, max_boxes=SMALL)
     assert with_t.status in ("proved", "undecided")
-    with pytest.raises(InvalidArgument, match="domain has no key 'normaliser'"):
+    with pytest.raises(InvalidArgument, match="domain has no key 'normaliser', which 'lemma1.upper' reads \\(its "
+                                               "parameters; it also looks for 'T'\\)"):
         prove(LEMMA, {"a": (0.001, 2.0), "L0": 2, "u": [(-1.0, 1.0)] * 2})
 
 

@@ -145,8 +145,10 @@ def _keys(statement, domain: Mapping[str, Any], parsed: Domain) -> None:
                     statement.sides(reads, F64)
         except _Missing as missing:
             key = missing.args[0]
-            raise InvalidArgument(f"domain has no key {key!r}, which {statement.id!r} reads (its {what}): give it an "
-                                  f"interval (low, high), a list of them or a value; the domain has "
+            looked = sorted(str(k) for k in reads.read - set(domain) - {key})  # `in`, .get(): what may stand in for it
+            also = f"; it also looks for {', '.join(map(repr, looked))}" if looked else ""
+            raise InvalidArgument(f"domain has no key {key!r}, which {statement.id!r} reads (its {what}{also}): give "
+                                  f"it an interval (low, high), a list of them or a value; the domain has "
                                   f"{sorted(map(str, domain))}") from None
         except Exception:  # noqa: BLE001 - a side raising here is the search's to judge (ill-defined, refuted)
             read |= reads.read

@@ -82,3 +82,14 @@ def test_what_is_printed_lies_in_the_box_proved():
         assert _digits(shown[0]) <= _digits(repr(low)) and _digits(shown[1]) <= _digits(repr(high)), (low, high, shown)
         float_low, float_high = interval_text(low, high)
         assert Fraction(low) <= Fraction(float_low) <= Fraction(float_high) <= Fraction(high), (low, high)
+
+
+def test_a_bound_false_only_at_an_end_is_refuted_at_that_end():
+    """``x ≤ 2 − 2⁻⁴⁰`` on ``x ∈ [0, 2]``: false only within ``2⁻⁴⁰`` of the end, which no sampled point meets; the
+    monotone face leads to the vertex ``x = 2``, where the violation is certified."""
+    below_two = Statement(id="test.below-two", title="-", paper_ref="-", reading="-", formula="x ≤ 2 − 2⁻⁴⁰",
+                          relation="<=", instances=st.fixed_dictionaries({"x": st.floats(0, 1)}), expected="holds",
+                          reason="-", lhs=lambda i, xp: i["x"], rhs=lambda i, xp: 2 - xp.number(1) / 2 ** 40)
+    proof = prove(below_two, {"x": (0.0, 2.0)}, slack=0.0, max_seconds=None, max_boxes=2000)
+    assert proof.status == "refuted" and proof.counterexample.instance["x"] == 2.0 and proof.boxes <= 2, \
+        proof.describe()

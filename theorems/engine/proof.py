@@ -595,14 +595,14 @@ class _Refuted(Exception):
     """A certified counterexample met inside a box's evaluation (at the vertex its monotone faces lead to)."""
 
     def __init__(self, counterexample: Counterexample) -> None:
-        super().__init__(counterexample.describe() if hasattr(counterexample, "describe") else "")
+        super().__init__("a certified counterexample at a vertex")
         self.counterexample = counterexample
 
 
 def _refute_vertex(search: _Search, point) -> None:
-    """The faces led to one point of the domain where ``g > 0`` is certain: the claim fails there (a violation only
-    at an end, such as ``T = 1/10`` just inside a domain written ``0.1``, which no sampled centre meets), so it
-    goes to the certifier; :class:`_Refuted` when certified."""
+    """The faces led to one point where ``g > 0`` is certain: the claim fails there (a violation only at an end of
+    the domain, which no sampled point or box centre meets), so it goes to the certifier, if the point lies in the
+    domain as written; :class:`_Refuted` when certified."""
     counterexample = _refute_at(search, point)
     if counterexample is not None:
         raise _Refuted(counterexample)

@@ -20,8 +20,8 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import numbers
-from fractions import Fraction
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import Any
 
 import flint
@@ -67,14 +67,14 @@ class Domain:
     fixed: Mapping[str, Any]
     order: tuple[str, ...]
     written: tuple[tuple[Fraction, ...], tuple[Fraction, ...]] | None = None
-    """The ends as written (exact rationals) when the bounds were widened to hold them (:meth:`as_written`)."""
+    """The ends as written (exact rationals) when the bounds were widened to hold them (:meth:`widened`)."""
 
     @classmethod
-    def as_written(cls, domain: Mapping[str, Any]) -> "Domain":
+    def widened(cls, domain: Mapping[str, Any]) -> "Domain":
         """The domain widened to hold every end as written (:func:`as_written`), remembering those ends: a point
         outside them (the float just below a written ``0.1``) is no instance of the domain asked about.
 
-        >>> d = Domain.as_written({"T": (0.1, 10.0)})
+        >>> d = Domain.widened({"T": (0.1, 10.0)})
         >>> bool(d.lows[0] < 0.1), d.holds(d.lows), d.holds([0.1])
         (True, False, True)
         """
@@ -195,11 +195,11 @@ def as_written(domain: Mapping[str, Any]) -> dict[str, Any]:
 
 def _ends(value) -> list:
     """The ends of an interval or of nested ``(low, high)`` pairs, as given, low and high alternating."""
-    if is_interval(value):
-        return [value[0], value[1]]
     if isinstance(value, np.ndarray):
         return list(value.reshape(-1))
-    return [x for pair in value for x in _ends(pair)] if not is_interval(tuple(value)) else list(value)
+    if is_interval(tuple(value)):
+        return list(value)
+    return [x for pair in value for x in _ends(pair)]
 
 
 def _pairs(value) -> bool:

@@ -217,7 +217,7 @@ def prove(statement: Statement, domain: Mapping[str, Any] | None = None, *, slac
     path = None if certificate is None else proof_certificate.checked_path(certificate)
     started = time.perf_counter()
     deadline = None if max_seconds is None else started + max_seconds
-    parsed = Domain.as_written(domain)
+    parsed = Domain.widened(domain)
     domain = as_written(domain)
     if homogeneity and proof_reduction.applies(domain):
         half = None if deadline is None else started + max_seconds / 2

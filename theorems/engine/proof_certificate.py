@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import tempfile
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -129,8 +131,6 @@ def checked(proof, statement, *, path, deadline: float | None = None) -> Any:
 def checked_if_small(proof, statement) -> Any:
     """``proof`` re-checked in a temporary file when it has at most :data:`CHECK_BOXES` boxes, else with
     ``checker_detail`` saying how to re-check it."""
-    import tempfile
-
     if proof.status != "proved" or proof.checker is not None:
         return proof
     if proof.boxes > CHECK_BOXES:
@@ -147,8 +147,6 @@ class _OutOfTime(Exception):
 def check(path: Path, statement, *, deadline: float | None = None) -> tuple[str, str]:
     """``(status, text)``: the independent checker's verdict on the certificate at ``path``, or ``"not checked"``
     when ``deadline`` passes first (checked after each box)."""
-    import time
-
     from theorems.checker.verify import verify_proof
 
     def progress(done: int, total: int) -> None:

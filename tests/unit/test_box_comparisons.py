@@ -1,5 +1,6 @@
 """Every comparison of a box quantity is decided on the whole box or not at all, in the prover's duals and Taylor
-forms and in the checker's jets alike: ``==``, ``!=``, ``<``, ``in``, ``bool()``, ``np.equal``, ``np.where``,
+forms and in the checker's jets alike: ``==``, ``!=``, ``<``, ``in``, ``bool()``, ``np.equal``, ``np.not_equal``,
+``np.sign``, ``np.where``,
 ``np.argmax``, ``np.sort``, ``max``/``sorted`` keys and identity tests either raise (``Undecided``, or a
 ``TypeError`` where there is no enclosure: ``hash``, ``in`` a set) or give what float64 gives at every point of the
 box. Identity (Python's default ``==``) would give ``x - x == 0`` False and send a side down a branch never taken."""
@@ -26,6 +27,8 @@ PATTERNS = {
     "(x - x) in [0]": lambda l: (l[0] - l[0]) in [0],
     "x in [y]": lambda l: l[0] in [l[1]],
     "np.equal": lambda l: np.equal(l, l[::-1]).tolist(),
+    "np.not_equal": lambda l: np.not_equal(l, l[::-1]).tolist(),
+    "np.sign": lambda l: np.sign(l - 1).tolist(),
     "array ==": lambda l: (l == l[0]).tolist(),
     "np.where": lambda l: np.where(l == l[0], 1, 0).tolist(),
     "np.array_equal": lambda l: np.array_equal(l, l + 0),

@@ -1,9 +1,8 @@
 """Every comparison of a box quantity is decided on the whole box or not at all, in the prover's duals and Taylor
 forms and in the checker's jets alike: ``==``, ``!=``, ``<``, ``in``, ``bool()``, ``np.equal``, ``np.not_equal``,
-``np.sign``, ``np.where``,
-``np.argmax``, ``np.sort``, ``max``/``sorted`` keys and identity tests either raise (``Undecided``, or a
-``TypeError`` where there is no enclosure: ``hash``, ``in`` a set) or give what float64 gives at every point of the
-box. Identity (Python's default ``==``) would give ``x - x == 0`` False and send a side down a branch never taken."""
+``np.sign``, ``np.where``, ``np.argmax``, ``np.sort``, ``max``/``sorted`` keys and identity tests either raise
+(``Undecided``, or a ``TypeError`` where there is no enclosure: ``hash``, ``in`` a set) or give what float64 gives at
+every point of the box. Identity (Python's default ``==``) would give ``x - x == 0`` False and send a side down a branch never taken."""
 
 from fractions import Fraction
 

@@ -219,7 +219,8 @@ def prove(statement: Statement, domain: Mapping[str, Any] | None = None, *, slac
     deadline = None if max_seconds is None else started + max_seconds
     parsed = Domain.widened(domain)
     domain = as_written(domain)
-    if homogeneity and proof_reduction.applies(domain):
+    if homogeneity and proof_reduction.applies(domain) and not _refuted_on_sight(statement, parsed, slack, seed,
+                                                                                 deadline):
         half = None if deadline is None else started + max_seconds / 2
         reduced = _reduced(statement, domain, slack=float(slack), deadline=half, seed=seed, path=path,
                            started=started, max_boxes=max_boxes, second_order=second_order)
@@ -235,6 +236,16 @@ def prove(statement: Statement, domain: Mapping[str, Any] | None = None, *, slac
                   box=box_json(domain), method=_method(search), tokens=_tokens(statement, parsed),
                   certificate_data=data)
     return proof if path is None else proof_certificate.checked(proof, statement, path=path, deadline=deadline)
+
+
+def _refuted_on_sight(statement: Statement, parsed: Domain, slack: float, seed: int, deadline: float | None) -> bool:
+    """Whether the float64 sides at the domain's sampled points (those the search samples first) show a certified
+    counterexample: then no reduction is tried (the search with ``T`` in the box reports it), and a reduction the
+    checker wrongly accepted could not hide a statement false where it was sampled."""
+    try:
+        return _sample(_Search(statement, parsed, slack), np.random.default_rng(seed), deadline) is not None
+    except IllDefined:  # a side without a value there: the search says so
+        return False
 
 
 def _tokens(statement: Statement, parsed: Domain) -> int | None:

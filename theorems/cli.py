@@ -14,7 +14,7 @@ from theorems.arithmetic.validation import check_output_path
 from theorems.catalogue import STATEMENTS, select
 from theorems.checker import REFINE, verify_proof
 from theorems.engine import ledger, profiles
-from theorems.engine.proof import prove
+from theorems.engine.proof import SUITE_BOXES, prove
 from theorems.engine.proof_certificate import checked_if_small
 from theorems.engine.search import MAX_EXAMPLES, check
 from theorems.errors import InvalidArgument, TheoremsError
@@ -54,8 +54,12 @@ def _parser() -> argparse.ArgumentParser:
             sub.add_argument("--prove", action="store_true",
                              help="also prove, by branch-and-bound in balls, every statement found to hold that declares "
                                   "a proof domain (exit 1 if a proof is refuted)")
-            sub.add_argument("--prove-seconds", type=_seconds, default=60,
-                             help="time limit of each proof in seconds (default: %(default)s)")
+            sub.add_argument("--prove-boxes", type=_boxes, default=SUITE_BOXES,
+                             help="box budget of each proof: the same result on any machine at any load "
+                                  "(default: %(default)s)")
+            sub.add_argument("--prove-seconds", type=_seconds, default=None,
+                             help="also a time limit of each proof in seconds (default: none; a proof stopped by "
+                                  "time depends on the machine and its load)")
         else:
             sub.add_argument("--out", type=Path, default=Path("docs/verdicts.md"), help="ledger path (default: %(default)s)")
             sub.add_argument("--readme", type=Path, default=Path("README.md"), help="README whose verdict table to refresh")
@@ -103,6 +107,7 @@ _examples = _integer_argument(
     beyond=f"examples per search cannot finish (at 100–3000 examples/s that is hours to years); use at most "
            f"{MAX_EXAMPLES}, and several --seed values for a wider search")
 _seconds = _integer_argument(minimum=1)
+_boxes = _integer_argument(minimum=1)
 _refine = _integer_argument(minimum=0, maximum=64, beyond="levels of bisection: at most 64")
 _seed = _integer_argument(minimum=0)
 
@@ -145,8 +150,8 @@ def _check(args, parser) -> int:
             if report.candidates:
                 print(f"         {report.candidates[0].describe()}", flush=True)
         if args.prove and verdict.found == "holds" and statement.prove is not None:
-            proofs[statement.id] = checked_if_small(prove(statement, max_seconds=args.prove_seconds, seed=args.seed),
-                                                    statement)
+            proofs[statement.id] = checked_if_small(prove(statement, max_seconds=args.prove_seconds,
+                                                          max_boxes=args.prove_boxes, seed=args.seed), statement)
             if not args.json:
                 print(f"         {proofs[statement.id].describe()}", flush=True)
     mismatches = [v.statement_id for v in verdicts if not v.matches]

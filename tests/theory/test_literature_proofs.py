@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from test_literature_bounds import BOUNDS, _statement
 from theorems import Statement
 from theorems.engine.boxes import below_zero
-from theorems.engine.proof import prove
+from theorems.engine.proof import SUITE_BOXES, prove
 from theorems.maths.normalisers import softmax
 
 pytestmark = pytest.mark.theory
@@ -64,10 +64,10 @@ def _with_domain(bound, constant, piece=0):
 def test_true_bound_is_proved_and_tightened_by_two_percent_is_refuted(bound):
     for piece in range(len(DOMAINS[bound[0]])):
         statement, domain = _with_domain(bound, 1.0, piece)
-        proof = prove(statement, domain, max_seconds=300)  # sparsemax: ~2 s CPU, 10 s when loaded
+        proof = prove(statement, domain, max_seconds=None, max_boxes=SUITE_BOXES)
         assert proof.status == "proved", proof.describe()
     tightened, domain = _with_domain(bound, 0.98)
-    refutation = prove(tightened, domain, max_seconds=60)
+    refutation = prove(tightened, domain, max_seconds=None, max_boxes=SUITE_BOXES)
     assert refutation.status == "refuted", refutation.describe()
     assert refutation.counterexample.method.startswith("arb ball arithmetic")
 
@@ -88,7 +88,8 @@ def test_sparsemax_pieces_cover_the_gaps_h_domain():
 def test_sparsemax_is_not_proved_where_both_sides_vanish():
     bound = next(b for b in BOUNDS if b[0] == "sparsemax.lipschitz.two")
     statement = _statement(*bound, 1.0)
-    proof = prove(statement, {"x": [(-1.0, 1.0)] * 2, "y": [(-1.0, 1.0)] * 2}, max_seconds=3)
+    proof = prove(statement, {"x": [(-1.0, 1.0)] * 2, "y": [(-1.0, 1.0)] * 2}, max_seconds=None,
+                  max_boxes=1000)
     assert proof.status == "undecided"  # the box holds x = y, where 0 ≤ 0 is never decided: never "proved"
 
 
@@ -111,7 +112,7 @@ def test_popoviciu_variance_bound_is_proved_and_tightened_by_two_percent_is_refu
                          instances=st.just({"x": np.zeros(len(v)), "v": v}),
                          parameters=lambda p, xp: {"x": below_zero(p["gaps"]), "v": v})
     domain = {"gaps": [(0.0, 10.0)] * (len(v) - 1)}
-    proof = prove(statement("1"), domain, max_seconds=60)
+    proof = prove(statement("1"), domain, max_seconds=None, max_boxes=SUITE_BOXES)
     assert proof.status == "proved", proof.describe()
-    refutation = prove(statement("0.98"), domain, max_seconds=60)
+    refutation = prove(statement("0.98"), domain, max_seconds=None, max_boxes=SUITE_BOXES)
     assert refutation.status == "refuted" and refutation.counterexample.method.startswith("arb ball arithmetic")

@@ -1,5 +1,6 @@
 """Every catalogue statement that declares a proof domain is *proved* there, and its constant tightened by 2 %
-is *refuted* there by ``prove`` itself (a certified counterexample, as ``check`` reports)."""
+is *refuted* there by ``prove`` itself (a certified counterexample, as ``check`` reports), within the suite's box
+budget (never seconds: the same result at any load)."""
 
 import dataclasses
 
@@ -9,7 +10,7 @@ import pytest
 from theorems import STATEMENTS
 from theorems.arithmetic.precision import F64
 from theorems.engine.boxes import Domain
-from theorems.engine.proof import prove
+from theorems.engine.proof import SUITE_BOXES, prove
 
 pytestmark = pytest.mark.theory
 
@@ -30,7 +31,7 @@ def test_at_least_ten_holding_statements_declare_a_domain():
 
 @pytest.mark.parametrize("statement", DECLARED, ids=lambda s: s.id)
 def test_declared_domain_is_proved_with_a_proved_sup_enclosure(statement):
-    proof = prove(statement, max_seconds=120)
+    proof = prove(statement, max_seconds=None, max_boxes=SUITE_BOXES)
     assert proof.status == "proved", proof.describe()
     low, high = proof.sup
     assert low <= high <= 1 + proof.slack  # the proved enclosure of sup small/big over the domain
@@ -38,7 +39,7 @@ def test_declared_domain_is_proved_with_a_proved_sup_enclosure(statement):
 
 @pytest.mark.parametrize("statement", DECLARED, ids=lambda s: s.id)
 def test_two_percent_mutant_is_refuted_by_prove(statement):
-    proof = prove(_tightened(statement), max_seconds=120)
+    proof = prove(_tightened(statement), max_seconds=None, max_boxes=SUITE_BOXES)
     assert proof.status == "refuted", proof.describe()
     assert proof.counterexample.method.startswith("arb ball arithmetic")
 
@@ -53,9 +54,9 @@ def test_bounds_are_proved_at_three_logits(statement_id, slack):
     # T = 1 at three logits: Lemma 1's lower bound with T ∈ [0.1, 10] there takes 68,000 boxes (docs/proofs.md)
     domain = {**statement.prove, "T": 1.0, "u": [(-1.0, 1.0)] * 3} if "u" in statement.prove else \
         {"gaps": [(0.0, 10.0)] * 2, "T": 1.0}
-    proof = prove(statement, domain, slack=slack, max_seconds=120)
+    proof = prove(statement, domain, slack=slack, max_seconds=None, max_boxes=SUITE_BOXES)
     assert proof.status == "proved", proof.describe()
-    assert prove(_tightened(statement), domain, slack=slack, max_seconds=120).status == "refuted"
+    assert prove(_tightened(statement), domain, slack=slack, max_seconds=None, max_boxes=SUITE_BOXES).status == "refuted"
 
 
 def test_finite_difference_bound_is_proved_at_three_logits():
@@ -63,9 +64,9 @@ def test_finite_difference_bound_is_proved_at_three_logits():
     mutant is proved there too, so a mutant test would say nothing)."""
     statement = STATEMENTS["corollary3.finite-difference.corrected"]
     domain = {**statement.prove, "logits": [(-5.0, 5.0), (-5.0, 5.0), (0.0, 0.0)], "v": np.array([1.0, -1.0, 0.0])}
-    proof = prove(statement, domain, max_seconds=120)
+    proof = prove(statement, domain, max_seconds=None, max_boxes=SUITE_BOXES)
     assert proof.status == "proved", proof.describe()
-    assert prove(_tightened(statement), domain, max_seconds=120).status == "refuted"
+    assert prove(_tightened(statement), domain, max_seconds=None, max_boxes=SUITE_BOXES).status == "refuted"
 
 
 def test_motivating_parametrisation_states_the_pair_a_stable_sort_picks():

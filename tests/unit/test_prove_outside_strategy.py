@@ -5,7 +5,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from theorems import Statement, check
-from theorems.engine.proof import prove
+from theorems.engine.proof import SUITE_BOXES, prove
 
 # e^x ≤ 1 + x + x² is true for 0 ≤ x ≤ 1.5 (the strategy's range) and false beyond x ≈ 1.79
 QUADRATIC = Statement(
@@ -20,11 +20,11 @@ def test_check_finds_it_holding_on_the_strategy():
 
 
 def test_prove_refutes_it_on_the_wider_domain():
-    proof = prove(QUADRATIC, {"x": (0.0, 3.0)}, max_seconds=30)
+    proof = prove(QUADRATIC, {"x": (0.0, 3.0)}, max_seconds=None, max_boxes=SUITE_BOXES)
     assert proof.status == "refuted", proof.describe()
     assert proof.counterexample.instance["x"] > 1.5
     assert proof.counterexample.method.startswith("arb ball arithmetic")
 
 
 def test_prove_proves_it_where_it_is_true():
-    assert prove(QUADRATIC, {"x": (0.0, 1.5)}, max_seconds=30).status == "proved"
+    assert prove(QUADRATIC, {"x": (0.0, 1.5)}, max_seconds=None, max_boxes=SUITE_BOXES).status == "proved"

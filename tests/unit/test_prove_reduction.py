@@ -5,7 +5,8 @@ never is: on a ``T`` interval where it is false it is refuted, with ``T`` a coor
 import dataclasses
 
 from theorems import STATEMENTS
-from theorems.engine.proof import prove
+from theorems.arithmetic.decimals import outward
+from theorems.engine.proof import SUITE_BOXES, prove
 
 SPECTRAL = STATEMENTS["corollary3.spectral.corrected"]
 
@@ -17,14 +18,15 @@ def _capped(i, xp):
 
 
 def test_a_homogeneous_bound_is_proved_through_the_checked_reduction(tmp_path):
-    proof = prove(SPECTRAL, {"gaps": [(0.0, 10.0)], "T": (0.1, 10.0)}, certificate=tmp_path / "proof.json")
+    proof = prove(SPECTRAL, {"gaps": [(0.0, 10.0)], "T": (0.1, 10.0)}, certificate=tmp_path / "proof.json",
+                  max_seconds=None, max_boxes=SUITE_BOXES)
     assert proof.status == "proved" and proof.checker == "proved", proof.describe()
-    assert proof.method.startswith("homogeneity in (gaps^1, T^1)") and proof.box["T"] == [0.1, 10.0]
+    assert proof.method.startswith("homogeneity in (gaps^1, T^1)") and proof.box["T"] == list(outward(0.1, 10.0))
 
 
 def test_the_capped_bound_is_never_proved_through_the_reduction():
     capped = dataclasses.replace(SPECTRAL, id="corollary3.spectral.capped", rhs=_capped, expected="refuted")
-    proof = prove(capped, {"gaps": [(0.0, 10.0)], "T": (0.05, 10.0)}, max_seconds=20)
+    proof = prove(capped, {"gaps": [(0.0, 10.0)], "T": (0.05, 10.0)}, max_seconds=None, max_boxes=SUITE_BOXES)
     assert proof.status == "refuted", proof.describe()
     assert not proof.method.startswith("homogeneity")
     assert proof.counterexample is not None
@@ -33,7 +35,7 @@ def test_the_capped_bound_is_never_proved_through_the_reduction():
 def test_where_the_capped_bound_holds_it_is_not_proved_by_homogeneity_either():
     """``T ∈ [0.5, 2]``: ``1/(4T) ≤ √2`` there, the bound reads ``‖J‖₂ ≤ 1/(4T)``, false (the sup is ``1/(2T)``)."""
     capped = dataclasses.replace(SPECTRAL, id="corollary3.spectral.capped", rhs=_capped, expected="refuted")
-    proof = prove(capped, {"gaps": [(0.0, 10.0)], "T": (0.5, 2.0)}, max_seconds=20)
+    proof = prove(capped, {"gaps": [(0.0, 10.0)], "T": (0.5, 2.0)}, max_seconds=None, max_boxes=SUITE_BOXES)
     assert proof.status == "refuted" and not proof.method.startswith("homogeneity"), proof.describe()
 
 
@@ -45,5 +47,5 @@ def _floored(i, xp):
 
 def test_a_true_bound_that_is_not_homogeneous_keeps_t_in_the_box():
     floored = dataclasses.replace(SPECTRAL, id="corollary3.spectral.floored", rhs=_floored)
-    proof = prove(floored, {"gaps": [(0.0, 10.0)], "T": (0.1, 10.0)}, max_seconds=4)
+    proof = prove(floored, {"gaps": [(0.0, 10.0)], "T": (0.1, 10.0)}, max_seconds=None, max_boxes=500)
     assert proof.status != "refuted" and "T a coordinate of the box" in proof.method, proof.describe()

@@ -35,7 +35,8 @@ def test_on_a_box_across_the_ridge_only_the_second_order_form_proves_the_bound()
 
 def test_the_finite_difference_on_a_temperature_interval_is_proved_with_taylor_boxes(tmp_path):
     path = tmp_path / "fd.json"
-    result = proof.prove(FINITE_DIFFERENCE, ON_T, homogeneity=False, certificate=path, max_seconds=120)
+    result = proof.prove(FINITE_DIFFERENCE, ON_T, homogeneity=False, certificate=path, max_seconds=None,
+                          max_boxes=proof.SUITE_BOXES)
     assert result.status == "proved" and result.checker == "proved", result.describe()
     assert "second-order Taylor form on" in result.method
     methods = {box["method"] for box in json.loads(path.read_text())["boxes"]}
@@ -43,9 +44,10 @@ def test_the_finite_difference_on_a_temperature_interval_is_proved_with_taylor_b
 
 
 def test_without_the_second_order_form_the_same_proof_needs_many_more_boxes():
-    with_taylor = proof.prove(FINITE_DIFFERENCE, ON_T, homogeneity=False, max_seconds=120)
+    with_taylor = proof.prove(FINITE_DIFFERENCE, ON_T, homogeneity=False, max_seconds=None,
+                              max_boxes=proof.SUITE_BOXES)
     budget = 3 * with_taylor.boxes
-    alone = proof.prove(FINITE_DIFFERENCE, ON_T, homogeneity=False, max_seconds=120, max_boxes=budget,
+    alone = proof.prove(FINITE_DIFFERENCE, ON_T, homogeneity=False, max_seconds=None, max_boxes=budget,
                         second_order=False)
     assert with_taylor.status == "proved" and alone.status == "undecided", alone.describe()
 

@@ -53,6 +53,15 @@ class BoxEnclosure:
     def _coerce(self, other):
         raise NotImplementedError
 
+    def fresh(self):
+        """A new object with the same parts: what ``max``, ``abs`` and ``+x`` return, as float64's ``np.maximum``,
+        ``abs`` and ``+`` do, so that a side's identity test (``np.max(l) is l[0]``) reads as it does in float64
+        (always False) and never picks one branch for the whole box."""
+        twin = object.__new__(type(self))
+        for name in type(self).__slots__:
+            setattr(twin, name, getattr(self, name))
+        return twin
+
     def _compare(self, other, name: str, sign: int, strict: bool) -> bool:
         if isinstance(other, np.ndarray) and other.ndim:
             return NotImplemented
@@ -184,11 +193,11 @@ class Dual(BoxEnclosure):
         return Dual(-self.centre, -self.value, (-g for g in self.gradient))
 
     def __pos__(self):
-        return self
+        return self.fresh()
 
     def __abs__(self):
         if _certain(self.value >= 0):
-            return self
+            return self.fresh()
         if _certain(self.value <= 0):
             return -self
         # |·| is 1-Lipschitz: its derivative along any segment is s·f' with s ∈ [−1, 1]
@@ -279,9 +288,9 @@ def maximum(a, b) -> Dual:
     a, b = _dual(a), _dual(b)
     lower, upper = _endpoints(a - b)
     if lower >= 0:
-        return a
+        return a.fresh()
     if upper <= 0:
-        return b
+        return b.fresh()
     return Dual(a.centre.max(b.centre), a.value.max(b.value), (x.union(y) for x, y in zip(a.gradient, b.gradient)))
 
 

@@ -125,11 +125,11 @@ class Taylor(BoxEnclosure):
                       [[-h for h in row] for row in self.hessian])
 
     def __pos__(self):
-        return self
+        return self.fresh()
 
     def __abs__(self):
         if self.value >= 0:
-            return self
+            return self.fresh()
         if self.value <= 0:
             return -self
         raise NotSmooth(f"|x| with x in {self.value}: a kink inside the box")
@@ -247,9 +247,9 @@ def maximum(a, b) -> Taylor:
     a, b = _taylor(a), _taylor(b)
     difference = (a - b).value
     if difference >= 0:
-        return a
+        return a.fresh()
     if difference <= 0:
-        return b
+        return b.fresh()
     raise NotSmooth(f"max of two whose difference is in {difference}: a kink inside the box")
 
 

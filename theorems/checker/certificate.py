@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from theorems.arithmetic.decimals import interval_text, number_text
 from theorems.arithmetic.validation import check_text_file
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
@@ -114,12 +115,18 @@ class Domain:
             lo, hi = lows[at:at + n], highs[at:at + n]
             at += n
             if shape and len(set(lo)) == 1 and len(set(hi)) == 1:
-                parts.append(f"{key} ∈ [{float(lo[0]):g}, {float(hi[0]):g}]^{'×'.join(map(str, shape))}")
+                parts.append(f"{key} ∈ {_interval(lo[0], hi[0])}^{'×'.join(map(str, shape))}")
             elif shape:
-                parts.append(f"{key} ∈ " + " × ".join(f"[{float(a):g}, {float(b):g}]" for a, b in zip(lo, hi)))
+                parts.append(f"{key} ∈ " + " × ".join(_interval(a, b) for a, b in zip(lo, hi)))
             else:
-                parts.append(f"{key} ∈ [{float(lo[0]):g}, {float(hi[0]):g}]")
+                parts.append(f"{key} ∈ {_interval(lo[0], hi[0])}")
         return ", ".join(parts)
+
+
+def _interval(low: Fraction, high: Fraction) -> str:
+    """The exact interval as the shortest decimals inside it (the theorem proved holds on what is printed: an end
+    ``fl(0.1)`` reads ``0.10000000000000001``, never ``0.1``, which it does not hold)."""
+    return "[{}, {}]".format(*interval_text(low, high))
 
 
 @dataclasses.dataclass(frozen=True)
@@ -139,10 +146,11 @@ def _value(value, *, where: str):
 
 
 def _shown(value) -> str:
+    """A fixed value as what it means (a float: its shortest decimal, which the ball of one ulp around it holds)."""
     if isinstance(value, np.ndarray):
-        return np.array2string(value, precision=4, separator=", ")
+        return np.array2string(value, separator=", ", floatmode="unique")
     if isinstance(value, float):
-        return f"{value:g}"
+        return number_text(value)
     return getattr(value, "name", None) or repr(value)
 
 

@@ -294,7 +294,13 @@ class Jet:
                    None if self.H is None else tuple(-a for a in self.H), self.deg, -self.hi, -self.lo)
 
     def __pos__(self):
-        return self
+        return self.fresh()
+
+    def fresh(self) -> "Jet":
+        """A new jet with the same parts: what ``max``, ``abs`` and ``+x`` return (float64's return new objects),
+        so that a side's identity test (``np.max(l) is l[0]``) reads as it does in float64, never as a branch taken
+        on the whole box."""
+        return Jet(self.c, self.d, self.v, self.g, self.H, self.deg, self.lo, self.hi)
 
     def __sub__(self, other):
         other = jet(other)
@@ -362,11 +368,11 @@ class Jet:
 
     def __abs__(self):
         if self.lo >= 0:
-            return self
+            return self.fresh()
         if self.hi <= 0:
             return -self
         if _CHOICES:
-            return (self, -self)[_CHOICES[-1].choose(2)]
+            return (self, -self)[_CHOICES[-1].choose(2)].fresh()
         HULLS[0] += 1
         d = self.d if self.c.lower() >= 0 else tuple(-x for x in self.d) if self.c.upper() <= 0 else map(hull_zero, self.d)
         return make_jet(abs(self.c), d, (flint.arb(0), max(-self.lo, self.hi)), tuple(map(hull_zero, self.g)), None,
@@ -436,7 +442,24 @@ class Jet:
     def __ge__(self, other):
         return self._compare(other, strict=False, sign=1)
 
-    __hash__ = None
+    def __eq__(self, other):
+        # equal at every point of the box (the difference is exactly 0), at none (0 is outside it), or Undecided;
+        # Python's default (identity) would say x - x == 0 is False and send the side down a branch never taken
+        other = jet(other)
+        if other is None:
+            return NotImplemented  # an array: numpy compares element by element
+        difference = self - other
+        if difference.lo == 0 and difference.hi == 0:
+            return True
+        if difference.lo > 0 or difference.hi < 0:
+            return False
+        raise Undecided(f"whether [{difference.lo}, {difference.hi}] is 0 is undecided on this box")
+
+    def __ne__(self, other):
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    __hash__ = None  # a jet is no dict key or set member: hashing would decide equality by identity
 
     def __bool__(self) -> bool:
         if self.lo > 0 or self.hi < 0:
@@ -545,11 +568,11 @@ def maximum(a, b) -> Jet:
     deg = _degree(a, b, "a maximum")
     difference = a - b
     if difference.lo >= 0:
-        return a
+        return a.fresh()
     if difference.hi <= 0:
-        return b
+        return b.fresh()
     if _CHOICES:
-        return (a, b)[_CHOICES[-1].choose(2)]
+        return (a, b)[_CHOICES[-1].choose(2)].fresh()
     HULLS[0] += 1
     d = a.d if difference.c.lower() > 0 else b.d if difference.c.upper() < 0 else (x.union(y) for x, y in zip(a.d, b.d))
     return make_jet(a.c.max(b.c), d, (max(a.lo, b.lo), max(a.hi, b.hi)), tuple(x.union(y) for x, y in zip(a.g, b.g)),
@@ -569,8 +592,8 @@ def maximum_of(values) -> Jet:
     floor = max(v.lo for v in values)
     live = [v for v in values if v.hi >= floor]
     if len(live) > 1 and _CHOICES:
-        return live[_CHOICES[-1].choose(len(live))]
-    result = live[0]
+        return live[_CHOICES[-1].choose(len(live))].fresh()
+    result = live[0].fresh()
     for v in live[1:]:
         result = maximum(result, v)
     return result

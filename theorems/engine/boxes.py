@@ -6,7 +6,9 @@ A domain maps each instance key (or, for a statement with ``parameters``, each f
 - an array of intervals: a list of such pairs or an array of shape ``[n, 2]`` (a fixed length ``n``);
 - a fixed value: anything else (a float, an integer, a numpy array, a normaliser).
 
-A *box* is the pair ``(lows, highs)`` of float64 vectors over the free coordinates, in key order.
+A *box* is the pair ``(lows, highs)`` of float64 vectors over the free coordinates, in key order. An endpoint means
+the number written (:func:`as_written`: ``0.1`` is 1/10, and the interval is widened outward to the float below it),
+and a domain is printed with the shortest decimals inside it (:mod:`theorems.arithmetic.decimals`).
 
 >>> domain = Domain.parse({"logits": [(-2, 2), (-2, 2)], "T": (0.5, 2.0), "L0": 2})
 >>> domain.size, domain.describe()
@@ -19,11 +21,13 @@ import contextlib
 import dataclasses
 import numbers
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import Any
 
 import flint
 import numpy as np
 
+from theorems.arithmetic.decimals import interval_text, number_text, outward, written
 from theorems.arithmetic.dual import DualArray, on_box
 from theorems.arithmetic.taylor import TaylorArray
 from theorems.arithmetic.taylor import on_box as taylor_on_box
@@ -62,6 +66,27 @@ class Domain:
     highs: np.ndarray
     fixed: Mapping[str, Any]
     order: tuple[str, ...]
+    written: tuple[tuple[Fraction, ...], tuple[Fraction, ...]] | None = None
+    """The ends as written (exact rationals) when the bounds were widened to hold them (:meth:`widened`)."""
+
+    @classmethod
+    def widened(cls, domain: Mapping[str, Any]) -> "Domain":
+        """The domain widened to hold every end as written (:func:`as_written`), remembering those ends: a point
+        outside them (the float just below a written ``0.1``) is no instance of the domain asked about.
+
+        >>> d = Domain.widened({"T": (0.1, 10.0)})
+        >>> bool(d.lows[0] < 0.1), d.holds(d.lows), d.holds([0.1])
+        (True, False, True)
+        """
+        parsed = cls.parse(as_written(domain))
+        ends = [written(x) for name in parsed.keys for x in _ends(domain[name])]
+        return dataclasses.replace(parsed, written=(tuple(ends[0::2]), tuple(ends[1::2])))
+
+    def holds(self, point) -> bool:
+        """Whether ``point`` (free coordinates) lies in the domain as written."""
+        if self.written is None:
+            return bool(np.all(self.lows <= point) and np.all(np.asarray(point) <= self.highs))
+        return all(low <= Fraction(float(x)) <= high for x, low, high in zip(point, *self.written))
 
     @classmethod
     def parse(cls, domain: Mapping[str, Any]) -> "Domain":
@@ -124,20 +149,71 @@ class Domain:
             lo, hi = lows[at:at + n], highs[at:at + n]
             at += n
             if shape and np.all(lo == lo[0]) and np.all(hi == hi[0]):
-                parts.append(f"{key} ∈ [{lo[0]:g}, {hi[0]:g}]^{'×'.join(map(str, shape))}")
+                parts.append(f"{key} ∈ {_interval(lo[0], hi[0])}^{'×'.join(map(str, shape))}")
             elif shape:
-                parts.append(f"{key} ∈ " + " × ".join(f"[{a:g}, {b:g}]" for a, b in zip(lo, hi)))
+                parts.append(f"{key} ∈ " + " × ".join(_interval(a, b) for a, b in zip(lo, hi)))
             else:
-                parts.append(f"{key} ∈ [{lo[0]:g}, {hi[0]:g}]")
+                parts.append(f"{key} ∈ {_interval(lo[0], hi[0])}")
         return ", ".join(parts)
 
 
+def _interval(low: float, high: float) -> str:
+    return "[{}, {}]".format(*interval_text(low, high))
+
+
 def _text(value) -> str:
+    """A fixed value as what it means: a float its shortest decimal (the ball of one ulp the backends make of it
+    holds that decimal), never rounded to fewer digits."""
     if isinstance(value, np.ndarray):
-        return np.array2string(value, precision=4, separator=", ")
-    if isinstance(value, float):
-        return f"{value:g}"
+        return np.array2string(value, separator=", ", floatmode="unique")
+    if isinstance(value, (float, np.floating)):
+        return number_text(value)
     return getattr(value, "name", None) or repr(value)
+
+
+def as_written(domain: Mapping[str, Any]) -> dict[str, Any]:
+    """``domain`` with every interval widened outward to the floats around the numbers written
+    (:func:`theorems.arithmetic.decimals.outward`): ``(0.1, 10)`` becomes ``(0.09999999999999999, 10.0)``, which
+    holds 1/10, so that a proof on it is a proof for ``T ∈ [1/10, 10]``; fixed values unchanged (a float constant
+    is already the ball of one ulp around it, which holds its decimal).
+
+    >>> as_written({"T": (0.1, 10.0), "gaps": [(0.0, 0.3)], "eps": 0.1})
+    {'T': (0.09999999999999999, 10.0), 'gaps': [(0.0, 0.30000000000000004)], 'eps': 0.1}
+    """
+    widened = {}
+    for name, value in domain.items():
+        if is_interval(value):
+            widened[name] = outward(*value)
+        elif isinstance(value, list) and _pairs(value):
+            widened[name] = _widened_pairs(value)
+        elif isinstance(value, np.ndarray) and interval_bounds(str(name), value) is not None:
+            widened[name] = np.array(_widened_pairs(value.tolist()), dtype=float)
+        else:
+            widened[name] = value
+    return widened
+
+
+def _ends(value) -> list:
+    """The ends of an interval or of nested ``(low, high)`` pairs, as given, low and high alternating."""
+    if isinstance(value, np.ndarray):
+        return list(value.reshape(-1))
+    if is_interval(tuple(value)):
+        return list(value)
+    return [x for pair in value for x in _ends(pair)]
+
+
+def _pairs(value) -> bool:
+    try:
+        return interval_bounds("domain", value) is not None
+    except InvalidArgument:
+        return False  # Domain.parse says what is wrong with it
+
+
+def _widened_pairs(value):
+    """Nested lists of ``(low, high)`` pairs, each widened."""
+    if len(value) == 2 and all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in value):
+        return outward(*value)
+    return [_widened_pairs(v) for v in value]
 
 
 def centre_radius(lows: np.ndarray, highs: np.ndarray) -> list[tuple]:

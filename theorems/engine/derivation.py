@@ -282,13 +282,13 @@ class DerivationReport:
 
 
 def _link_report(derivation: Derivation, k: int, link: Link, max_examples, seed) -> LinkReport:
-    from theorems.engine.proof import prove
+    from theorems.engine.proof import SUITE_BOXES, prove
 
     statements = derivation.link_statements(k)
     verdicts = _check_link(statements, max_examples, seed)
     proofs = ()
     if derivation.prove is not None and all(v.found == "holds" for v in verdicts):
-        proofs = tuple(prove(s, seed=seed or 0) for s in statements)
+        proofs = tuple(prove(s, seed=seed or 0, max_seconds=None, max_boxes=SUITE_BOXES) for s in statements)
     return LinkReport(k, link, verdicts, proofs)
 
 

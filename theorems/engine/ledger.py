@@ -29,7 +29,7 @@ from pathlib import Path
 import hypothesis
 import numpy as np
 
-from theorems.engine.proof import Proof, prove
+from theorems.engine.proof import SUITE_BOXES, Proof, prove
 from theorems.engine.proof_certificate import checked_if_small
 from theorems.engine.search import Necessity, Tightness, Verdict, check, necessity
 from theorems.engine.statement import Statement
@@ -38,8 +38,6 @@ START, END = "<!-- verdicts:start -->", "<!-- verdicts:end -->"
 DETAILS = Path("out/ledger/verdicts.md")
 """Where ``python -m theorems ledger`` writes the detailed (machine-dependent, untracked) ledger."""
 _TIGHT = Tightness.TIGHT
-PROVE_SECONDS = 60
-"""Time limit of each statement's proof in the ledger (the declared domains close in seconds)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -61,7 +59,7 @@ def collect(statements: Iterable[Statement], *, max_examples: int | None, seed: 
         # a refuted statement is refuted whatever its hypotheses: probing them would show nothing
         probes = tuple(necessity(statement, h.name, max_examples=max_examples, seed=seed)
                        for h in statement.hypotheses if h.violated_by is not None and verdict.found == "holds")
-        proof = (checked_if_small(prove(statement, max_seconds=PROVE_SECONDS, seed=seed), statement)
+        proof = (checked_if_small(prove(statement, max_seconds=None, max_boxes=SUITE_BOXES, seed=seed), statement)
                  if statement.prove is not None and verdict.found == "holds" else None)
         entries.append(Entry(statement, verdict, probes, proof))
     return entries

@@ -252,10 +252,10 @@ def _run(pin, *, seed: int) -> dict:
 
 def _prove(statement, seed: int, message: str) -> tuple[bool, str]:
     """Prove a holding statement on its declared domain: a refuted proof fails, an undecided one warns."""
-    from theorems.engine.proof import prove
+    from theorems.engine.proof import SUITE_BOXES, prove
     from theorems.engine.proof_certificate import checked_if_small
 
-    proof = checked_if_small(prove(statement, seed=seed), statement)
+    proof = checked_if_small(prove(statement, seed=seed, max_seconds=None, max_boxes=SUITE_BOXES), statement)
     if proof.status == "undecided":
         warnings.warn(f"{statement.id}: proof {proof.describe()}", stacklevel=1)
     return proof.status != "refuted", f"{message}\nproof: {proof.describe()}"

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import tempfile
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -114,22 +116,21 @@ CHECK_BOXES = 5000
 about 1–7 ms a box); a larger proof says how to re-check it."""
 
 
-def checked(proof, statement, *, path) -> Any:
-    """``proof`` with the checker's verdict: its certificate written to ``path`` and re-checked (a proof that is
-    not ``proved`` is returned as it is: there is nothing to check)."""
+def checked(proof, statement, *, path, deadline: float | None = None) -> Any:
+    """``proof`` with the checker's verdict: its certificate written to ``path`` and re-checked by ``deadline`` (a
+    ``time.perf_counter()`` reading, ``None``: none). A proof that is not ``proved`` is returned as it is, and no
+    file is written: a certificate exists only for a proof."""
     if proof.status != "proved" or proof.certificate_data is None:
         return proof
     path = checked_path(path)
     write(path, proof.certificate_data)
-    status, text = check(path, statement)
+    status, text = check(path, statement, deadline=deadline)
     return dataclasses.replace(proof, checker=status, checker_detail=text)
 
 
 def checked_if_small(proof, statement) -> Any:
     """``proof`` re-checked in a temporary file when it has at most :data:`CHECK_BOXES` boxes, else with
     ``checker_detail`` saying how to re-check it."""
-    import tempfile
-
     if proof.status != "proved" or proof.checker is not None:
         return proof
     if proof.boxes > CHECK_BOXES:
@@ -139,12 +140,23 @@ def checked_if_small(proof, statement) -> Any:
         return checked(proof, statement, path=Path(folder) / "proof.json")
 
 
-def check(path: Path, statement) -> tuple[str, str]:
-    """``(status, text)``: the independent checker's verdict on the certificate at ``path``."""
+class _OutOfTime(Exception):
+    """The deadline passed while the checker re-checked a certificate (raised from its progress callback)."""
+
+
+def check(path: Path, statement, *, deadline: float | None = None) -> tuple[str, str]:
+    """``(status, text)``: the independent checker's verdict on the certificate at ``path``, or ``"not checked"``
+    when ``deadline`` passes first (checked after each box)."""
     from theorems.checker.verify import verify_proof
 
+    def progress(done: int, total: int) -> None:
+        if deadline is not None and time.perf_counter() > deadline and done < total:
+            raise _OutOfTime(f"the time limit was reached while the checker re-checked box {done} of {total}")
+
     try:
-        result = verify_proof(path, statement=statement)
+        result = verify_proof(path, statement=statement, progress=progress)
     except InvalidArgument as error:  # e.g. a fixed object the statement's declared domain does not hold
+        return "not checked", str(error)
+    except _OutOfTime as error:
         return "not checked", str(error)
     return result.status, result.describe()

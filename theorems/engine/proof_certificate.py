@@ -119,12 +119,18 @@ about 1–7 ms a box); a larger proof says how to re-check it."""
 def checked(proof, statement, *, path, deadline: float | None = None) -> Any:
     """``proof`` with the checker's verdict: its certificate written to ``path`` and re-checked by ``deadline`` (a
     ``time.perf_counter()`` reading, ``None``: none). A proof that is not ``proved`` is returned as it is, and no
-    file is written: a certificate exists only for a proof."""
+    file is written: a certificate exists only for a proof. A proof whose certificate the checker rejects is
+    ``undecided`` (prover and checker disagree, so one of them is wrong), and its file is removed."""
     if proof.status != "proved" or proof.certificate_data is None:
         return proof
     path = checked_path(path)
     write(path, proof.certificate_data)
     status, text = check(path, statement, deadline=deadline)
+    if status == "rejected":  # two computations disagree: one of them is wrong, so nothing is proved
+        path.unlink(missing_ok=True)
+        return dataclasses.replace(proof, status="undecided", sup=None, checker=status, checker_detail=text,
+                                   detail=f"the prover closed every box, but the independent checker rejected its "
+                                          f"certificate: {text}")
     return dataclasses.replace(proof, checker=status, checker_detail=text)
 
 

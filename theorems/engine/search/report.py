@@ -11,7 +11,6 @@ from typing import Any
 
 import numpy as np
 
-from theorems.engine.search.limits import HIGH_PRECISION_DIGITS
 from theorems.engine.statement import Instance, jsonable
 from theorems.errors import EngineInconsistency, IllDefined
 
@@ -43,8 +42,9 @@ class Candidate:
     """A float64 violation far above rounding that was not certified: not a proof, but a failed gate.
 
     ``reason`` says why balls could not decide it (a function with no ball form, a side that called
-    ``float()``, a comparison still undecided at 1024 bits); ``high_precision_margin`` is the margin
-    re-evaluated with mpmath at :data:`HIGH_PRECISION_DIGITS` digits, ``None`` where the side cannot run there.
+    ``float()``, a comparison still undecided at 1024 bits); ``high_precision_margin`` is the margin (the
+    midpoint of its interval) re-evaluated in interval arithmetic at high precision, ``None`` where the side cannot
+    run there, and ``high_precision`` says how (``"intervals at 128 bits, float() at the midpoint"``).
     """
 
     statement_id: str
@@ -55,10 +55,11 @@ class Candidate:
     relative_margin: float
     high_precision_margin: float | None
     reason: str
+    high_precision: str = ""
 
     def describe(self) -> str:
         high = ("not computable" if self.high_precision_margin is None
-                else f"{self.high_precision_margin:.6g} at {HIGH_PRECISION_DIGITS} digits")
+                else f"{self.high_precision_margin:.6g} ({self.high_precision})")
         return (f"candidate counterexample (not certified): lhs = {self.lhs!r}, rhs = {self.rhs!r}, float64 margin "
                 f"{self.margin:.6g} (relative {self.relative_margin:.3g}), high-precision margin {high}; "
                 f"not certified because {self.reason}")
@@ -133,8 +134,9 @@ class SearchReport:
     ``certified`` counts the certified violations met; ``candidates`` holds the first
     :data:`CANDIDATES_KEPT` float64 violations far above rounding that balls could not certify
     (:class:`Candidate`; ``candidate_count`` counts them all); ``inconclusive`` counts the rounding-level
-    ones that balls could neither prove nor rule out at 1024 bits; ``ill_defined`` is the first
-    :class:`IllDefined` met, if any.
+    ones that balls could neither prove nor rule out at 1024 bits; ``not_certifiable`` counts the float64 violations
+    far above rounding that balls could not certify (``not_certifiable_reason``: the first one's reason) and that the
+    high-precision re-evaluation showed to be rounding; ``ill_defined`` is the first :class:`IllDefined` met, if any.
     """
 
     statement_id: str
@@ -152,7 +154,17 @@ class SearchReport:
     candidates: tuple[Candidate, ...] = ()
     candidate_count: int = 0
     engine_inconsistency: EngineInconsistency | None = None
-    """The first instance where a side's balls missed its float64 value (a bug in the suite; nothing certified)."""
+    """The first instance where a side's balls and its interval enclosure were disjoint (a bug in the suite; nothing
+    certified)."""
+    not_certifiable: int = 0
+    not_certifiable_reason: str = ""
+
+    def not_certifiable_note(self) -> str:
+        """``"3 instances not certifiable: <reason>"`` (empty when there are none)."""
+        if not self.not_certifiable:
+            return ""
+        plural = "s" if self.not_certifiable > 1 else ""
+        return f"{self.not_certifiable} instance{plural} not certifiable: {self.not_certifiable_reason}"
 
     @property
     def examples_per_second(self) -> float:
@@ -179,8 +191,8 @@ instance; rounding-level inconclusive instances are counted in the report), ``"r
 counterexample), ``"ill-defined"`` (a side has no value at some instance; never matches ``expected``) or
 ``"candidate"`` (float64 violations far above rounding that balls could not certify: the bound is not
 shown to hold, nor proved false; never matches ``expected``, so the gate fails and says why) or
-``"engine-inconsistency"`` (a side's balls disagreed with its float64 value: the suite's arithmetic is wrong there,
-nothing is certified from it; never matches ``expected``)."""
+``"engine-inconsistency"`` (a side's balls and its interval enclosure are disjoint: the suite's arithmetic is wrong
+there, nothing is certified from it; never matches ``expected``)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -205,6 +217,7 @@ class Verdict:
             "seconds_to_counterexample": report.seconds_to_counterexample,
             "float_artefacts": report.float_artefacts, "inconclusive": report.inconclusive,
             "certified": report.certified, "candidates": report.candidate_count,
+            "not_certifiable": report.not_certifiable, "not_certifiable_reason": report.not_certifiable_reason,
             "candidate": report.candidates[0].to_json() if report.candidates else None,
             "counterexample": cx.to_json() if cx else None,
             "tightness": report.tightness.to_json() if report.tightness else None,

@@ -168,22 +168,49 @@ def _arb_bits():
         flint.ctx.prec = saved
 
 
-def _monotone(name: str, increasing: bool = True):
-    """The interval image of a function monotone on its domain: arb's enclosures at the two ends, hulled. Outside
-    its domain (``arcsin`` of 2, ``arctanh`` of 1) there is no real value: :class:`NoEnclosure`."""
+def _hull_of(balls) -> "Interval":
+    """The interval from the lowest lower end to the highest upper end of some arb balls (all finite)."""
+    if not all(ball.is_finite() for ball in balls):
+        raise NoEnclosure("a value outside the function's domain, or unbounded")
+    lows = [_from_arb(ball.lower(), libmp.round_floor) for ball in balls]
+    highs = [_from_arb(ball.upper(), libmp.round_ceiling) for ball in balls]
+    return Interval(iv.make_mpf((min(lows, key=_key), max(highs, key=_key))))
+
+
+def _key(raw):
+    return mpmath.mp.make_mpf(raw)
+
+
+def _ends(x: "Interval") -> tuple[flint.arb, flint.arb]:
+    """The two ends of a bounded interval as exact arbs."""
+    low, high = _raw(x.value)
+    if not (_finite(low) and _finite(high)):
+        raise NoEnclosure(f"a function of the unbounded interval {x}")
+    return _to_arb(low), _to_arb(high)
+
+
+def _monotone(name: str, function=None):
+    """The interval image of a function monotone on its domain (either way): arb's enclosures at the two ends,
+    hulled. Outside its domain (``log`` of 0, ``arcsin`` of 2) there is no real value: :class:`NoEnclosure`."""
+    function = function or (lambda ball: getattr(ball, name)())
 
     def image(x: "Interval") -> "Interval":
-        low, high = _raw(x.value)
-        if not (_finite(low) and _finite(high)):
-            raise NoEnclosure(f"{name} of an unbounded interval")
         with _arb_bits():
-            ends = [getattr(_to_arb(end), name)() for end in (low, high)]
-            if not all(end.is_finite() for end in ends):
-                raise NoEnclosure(f"{name} of {x} (outside its domain)")
-            first, last = ends if increasing else ends[::-1]
-            return Interval(iv.make_mpf((_from_arb(first.lower(), libmp.round_floor),
-                                         _from_arb(last.upper(), libmp.round_ceiling))))
+            return _hull_of([function(end) for end in _ends(x)])
 
+    image.__name__ = name
+    return image
+
+
+def _whole(name: str):
+    """The interval image of any function arb encloses on a ball: arb's enclosure on the ball holding ``x``."""
+
+    def image(x: "Interval") -> "Interval":
+        with _arb_bits():
+            low, high = _ends(x)
+            return _hull_of([getattr(low.union(high), name)()])
+
+    image.__name__ = name
     return image
 
 
@@ -223,6 +250,14 @@ class Interval:
 
     def midpoint(self) -> float:
         return float(self.value.mid)
+
+    def centre(self) -> "Interval":
+        """A point of the interval near its middle, at the working precision (an exact number: width 0)."""
+        low, high = _raw(self.value)
+        if not (_finite(low) and _finite(high)):
+            raise NoEnclosure(f"the centre of {self}")
+        middle = libmp.mpf_shift(libmp.mpf_add(low, high, iv.prec, libmp.round_nearest), -1)
+        return Interval(iv.make_mpf((middle, middle)))
 
     def is_finite(self) -> bool:
         return all(_finite(end) for end in _raw(self.value))
@@ -400,43 +435,12 @@ class Interval:
     def imag(self) -> int:
         return 0
 
-    # --- the functions numpy's object loops call by name (np.exp(object array) calls x.exp())
-    def exp(self):
-        return _checked(iv.exp(self.value))
-
-    def expm1(self):
-        return _checked(iv.expm1(self.value))
-
-    def log(self):
-        return _logarithm(self, iv.log)
-
-    def log1p(self):
-        if libmp.mpf_le(_raw(self.value)[0], libmp.from_int(-1)):
-            raise NoEnclosure(f"log1p of {self} (not above -1)")
-        return _checked(iv.log1p(self.value))
-
-    def log2(self):
-        return self.log() / Interval(iv.log(iv.mpf(2)))
-
-    def log10(self):
-        return self.log() / Interval(iv.log(iv.mpf(10)))
-
+    # --- the functions numpy's object loops call by name (np.exp(object array) calls x.exp()); the transcendental
+    # ones are arb's (mpmath's interval exp is not always outward-rounded: exp(4.2e-23) at 128 bits is one point)
     def sqrt(self):
         if libmp.mpf_lt(_raw(self.value)[0], libmp.fzero):
             raise NoEnclosure(f"sqrt of {self} (not certainly >= 0)")
-        return _checked(iv.sqrt(self.value))
-
-    def sin(self):
-        return _checked(iv.sin(self.value))
-
-    def cos(self):
-        return _checked(iv.cos(self.value))
-
-    def tan(self):
-        return _checked(iv.tan(self.value))
-
-    def cosh(self):
-        return (self.exp() + (-self).exp()) / 2
+        return _checked(iv.sqrt(self.value))  # correctly rounded, either way
 
     def square(self):
         return _power(self, Interval(iv.mpf(2)))
@@ -456,26 +460,62 @@ class Interval:
 numbers.Real.register(Interval)
 
 
-def _logarithm(x: Interval, function) -> Interval:
-    if libmp.mpf_lt(_raw(x.value)[0], libmp.fzero):
-        raise NoEnclosure(f"log of {x} (not certainly >= 0)")
-    return _checked(function(x.value))
-
-
 def _power(base: Interval, exponent: Interval) -> Interval:
-    """``base ** exponent``: an integer exponent for any base; any other only for a base certainly ``>= 0``."""
+    """``base ** exponent``: an integer exponent for any base (by products of intervals); any other only for a base
+    certainly ``>= 0`` (arb's power, at the ends where the exponent is one number: ``x ** p`` is monotone in ``x``)."""
     low, high = _raw(exponent.value)
     if libmp.mpf_eq(low, high) and _finite(low) and libmp.mpf_eq(libmp.mpf_floor(low), low):
-        return _checked(base.value ** int(libmp.to_int(low)))
+        return _integer_power(base, int(libmp.to_int(low)))
     if libmp.mpf_lt(_raw(base.value)[0], libmp.fzero):
         raise NoEnclosure(f"{base} ** {exponent} (a base that may be negative)")
-    return _checked(base.value ** exponent.value)
+    with _arb_bits():
+        ends = _ends(base)
+        if libmp.mpf_eq(low, high):
+            power = _to_arb(low)
+            return _hull_of([end ** power for end in ends])
+        return _hull_of([ends[0].union(ends[1]) ** _ends(exponent)[0].union(_ends(exponent)[1])])
 
 
-for _name, _increasing in (("tanh", True), ("sinh", True), ("atan", True), ("asin", True), ("acos", False),
-                           ("asinh", True), ("acosh", True), ("atanh", True), ("erf", True), ("erfc", False)):
-    setattr(Interval, {"atan": "arctan", "asin": "arcsin", "acos": "arccos", "asinh": "arcsinh",
-                       "acosh": "arccosh", "atanh": "arctanh"}.get(_name, _name), _monotone(_name, _increasing))
+def _integer_power(base: Interval, n: int) -> Interval:
+    """``base ** n`` for an integer ``n``: monotone in ``|x|`` (even ``n``) or in ``x`` (odd), so the powers of
+    the two ends, each a product of point intervals (every product outward-rounded)."""
+    if n == 0:
+        return Interval(iv.mpf(1))
+    if n < 0:
+        return Interval(iv.mpf(1)) / _integer_power(base, -n)
+    low, high = _raw(base.value)
+    if n % 2 == 0:
+        magnitude = _raw(abs(base.value))
+        low, high = magnitude
+    ends = [_point_power(end, n) for end in (low, high)]
+    return Interval(iv.make_mpf((_raw(ends[0].value)[0], _raw(ends[1].value)[1])))
+
+
+def _point_power(raw, n: int) -> Interval:
+    result, factor = Interval(iv.mpf(1)), Interval(iv.make_mpf((raw, raw)))
+    while n:
+        if n & 1:
+            result = result * factor
+        n >>= 1
+        if n:
+            factor = factor * factor
+    return result
+
+
+def _log_ball(ball: flint.arb, base: int | None = None) -> flint.arb:
+    value = ball.log()
+    return value if base is None else value / flint.arb(base).log()
+
+
+for _name, _image in (
+        ("exp", _monotone("exp")), ("expm1", _monotone("expm1")), ("log", _monotone("log")),
+        ("log1p", _monotone("log1p")), ("log2", _monotone("log2", lambda b: _log_ball(b, 2))),
+        ("log10", _monotone("log10", lambda b: _log_ball(b, 10))), ("sin", _whole("sin")), ("cos", _whole("cos")),
+        ("tan", _whole("tan")), ("cosh", _whole("cosh")), ("tanh", _monotone("tanh")), ("sinh", _monotone("sinh")),
+        ("arctan", _monotone("atan")), ("arcsin", _monotone("asin")), ("arccos", _monotone("acos")),
+        ("arcsinh", _monotone("asinh")), ("arccosh", _monotone("acosh")), ("arctanh", _monotone("atanh")),
+        ("erf", _monotone("erf")), ("erfc", _monotone("erfc"))):
+    setattr(Interval, _name, _image)
 
 
 def maximum(a, b) -> Interval:
@@ -494,7 +534,8 @@ def minimum(a, b) -> Interval:
 
 
 def pi() -> Interval:
-    return Interval(iv.pi + 0)
+    with _arb_bits():
+        return _hull_of([flint.arb.pi()])
 
 
 def _unary(method: str):

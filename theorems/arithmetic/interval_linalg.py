@@ -2,8 +2,9 @@
 written apart from the ball forms (:mod:`theorems.arithmetic.ball_linalg`) for the second enclosure of
 :mod:`theorems.arithmetic.interval`.
 
-Eigenvalues of a symmetric matrix ``S`` come from a float64 eigenbasis ``V`` (LAPACK's, any basis would do) and two
-inequalities, so repeated eigenvalues need no isolation: ``B = VᵀSV`` (in intervals) is its diagonal ``D`` plus
+Eigenvalues of a symmetric matrix ``S`` come from an approximate eigenbasis ``V`` of its midpoints (mpmath's Jacobi
+method at the working precision up to :data:`MPMATH_BASIS` rows, LAPACK's beyond: any basis would do, a closer one
+gives tighter intervals) and two inequalities, so repeated eigenvalues need no isolation: ``B = VᵀSV`` (in intervals) is its diagonal ``D`` plus
 ``F`` with ``‖F‖₂ ≤ ‖F‖_F = f``, so by Weyl ``λ_k(B) ∈ [d_(k) − f, d_(k) + f]``; and by Ostrowski
 ``λ_k(VᵀSV) = θ_k λ_k(S)`` with ``θ_k`` between the extreme eigenvalues of ``VᵀV = I + G``, inside
 ``[1 − ‖G‖_F, 1 + ‖G‖_F]``. ``det``, ``solve`` and ``inv`` are Gaussian elimination in intervals (pivots chosen by
@@ -22,9 +23,14 @@ from __future__ import annotations
 
 import functools
 
+import mpmath
 import numpy as np
 
 from theorems.errors import TheoremsError
+
+MPMATH_BASIS = 24
+"""Up to this many rows, the eigenbasis is mpmath's (at the intervals' precision: eigenvalue intervals as narrow as
+that precision); above, LAPACK's (intervals about ``1e-16·‖S‖`` wide), which is faster."""
 
 
 class Declined(TheoremsError, ArithmeticError):
@@ -43,6 +49,18 @@ def _midpoints(matrix) -> np.ndarray:
 
 def _sum_of_squares(values, number):
     return functools.reduce(lambda total, x: total + x.square(), list(np.ravel(values)), number(0))
+
+
+def _basis(symmetric) -> np.ndarray:
+    """An approximate orthonormal eigenbasis of the midpoints of ``symmetric`` (a matrix of intervals)."""
+    n = symmetric.shape[0]
+    if n > MPMATH_BASIS:
+        return np.linalg.eigh(_midpoints(symmetric))[1]
+    bits = mpmath.iv.prec
+    with mpmath.workprec(bits):
+        centre = mpmath.matrix([[mpmath.mp.make_mpf(x.raw_ends()[0]) for x in row] for row in symmetric])
+        _, vectors = mpmath.eigsy(centre)
+        return np.array([[vectors[i, j] for j in range(n)] for i in range(n)], dtype=object)
 
 
 def _hull_max(values, maximum):
@@ -76,14 +94,13 @@ def _symmetric_eigenvalues(matrix, uplo: str, number):
     symmetric = np.where(lower, matrix, matrix.T)
     if not all(x.is_finite() for x in symmetric.flat):
         raise Declined("eigvalsh of an unbounded matrix")
-    _, basis = np.linalg.eigh(_midpoints(symmetric))
-    v = _matrix(basis, number)
+    v = _matrix(_basis(symmetric), number)
     b = v.T @ symmetric @ v
     gram = v.T @ v - _matrix(np.eye(n), number)
     spread = _sum_of_squares(gram, number).sqrt()
     if not spread.upper < 1:
         raise Declined("eigvalsh: float64's eigenbasis is not close enough to orthonormal")
-    diagonal = np.array([number(b[k, k].midpoint()) for k in range(n)], dtype=object)
+    diagonal = np.array([b[k, k].centre() for k in range(n)], dtype=object)
     off = _sum_of_squares(b - np.diag(diagonal), number).sqrt()
     theta = (1 - spread).hull(1 + spread)
     ordered = sorted(diagonal, key=lambda x: x.midpoint())  # exact points: their order is their midpoints'

@@ -50,7 +50,9 @@ def confirmed(search: Search, instance: Instance) -> Counterexample | IllDefined
     own = search.statement.confirm
     try:
         if own is not None:
-            return own_confirmation(search.statement, instance)
+            found = own_confirmation(search.statement, instance)
+            search.certified += found is not None and found.certified  # a statistical confirmation is no proof
+            return found
         outcome = certify(search.statement, instance)
     except (IllDefined, EngineInconsistency) as error:
         return error

@@ -20,7 +20,8 @@ class Counterexample:
     """A certified violation: the instance, both sides at the worst element, and the margin.
 
     ``method`` says how the violation was certified (ball arithmetic and its precision, an
-    exact infinity, or a statement's own statistical confirmation).
+    exact infinity, or a statement's own statistical confirmation); ``certified`` is whether ball arithmetic
+    proved it (a statistical confirmation, or a user's ``confirm=``, does not).
     """
 
     statement_id: str
@@ -31,6 +32,7 @@ class Counterexample:
     relative_margin: float
     size: int
     method: str
+    certified: bool = False
 
     def to_json(self) -> dict[str, Any]:
         fields = dataclasses.asdict(self) | {"instance": jsonable(self.instance)}

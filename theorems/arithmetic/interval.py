@@ -21,8 +21,8 @@ scipy's plain Python functions ``softmax``, ``log_softmax`` and ``logsumexp`` ha
 Every comparison is decided on the whole interval or raises :class:`~theorems.errors.Undecided`; ``float()`` of an
 interval that is not one exact double, and every function without an interval form, raise :class:`NoEnclosure`.
 Under :func:`at_points` (the re-evaluation of a candidate, ``docs/soundness.md``) comparisons, ``float()`` and
-rounding functions take the interval's midpoint instead: the result is then an enclosure except at those
-operations, which :func:`points_taken` names.
+rounding functions take the interval's midpoint instead, and ``sqrt`` of an interval reaching below 0 its
+nonnegative part: the result is then an enclosure except at those operations, which :func:`points_taken` names.
 
 >>> import scipy.special
 >>> from fractions import Fraction
@@ -438,8 +438,13 @@ class Interval:
     # --- the functions numpy's object loops call by name (np.exp(object array) calls x.exp()); the transcendental
     # ones are arb's (mpmath's interval exp is not always outward-rounded: exp(4.2e-23) at 128 bits is one point)
     def sqrt(self):
-        if libmp.mpf_lt(_raw(self.value)[0], libmp.fzero):
-            raise NoEnclosure(f"sqrt of {self} (not certainly >= 0)")
+        low, high = _raw(self.value)
+        if libmp.mpf_lt(low, libmp.fzero):
+            if libmp.mpf_lt(high, libmp.fzero):
+                raise NoEnclosure(f"sqrt of {self} (negative)")
+            # reaching below 0 by its width (a variance enclosed around 0): at points, its nonnegative part
+            _at_point("sqrt at the edge of its domain", NoEnclosure(f"sqrt of {self} (not certainly >= 0)"))
+            return _checked(iv.sqrt(iv.make_mpf((libmp.fzero, high))))
         return _checked(iv.sqrt(self.value))  # correctly rounded, either way
 
     def square(self):

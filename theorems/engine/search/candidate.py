@@ -6,10 +6,11 @@ comparison still undecided at 1024 bits) may be float64's rounding: a side that 
 in float64. So both sides are evaluated again in interval arithmetic (:mod:`theorems.engine.search.enclosure`) at
 :data:`~theorems.engine.search.limits.HIGH_PRECISION_BITS`, where the operations intervals cannot do either (an
 undecided comparison, ``float()`` of a wide interval) are taken at the interval's midpoint: the result is an
-enclosure except at those operations. Where no violation above that precision's rounding level remains (the
-violation's upper end, relative to the sides, below :data:`~theorems.engine.search.limits.CANDIDATE_MARGIN`) the
-instance is rounding (:class:`Vanished`), counted and named in the report as *not certifiable*, not a candidate; a
-violation that stays, or a side that cannot be evaluated at all, is a candidate.
+enclosure except at those operations. Where no violation above rounding remains (the violation's upper end,
+relative to the sides — their float64 values or their intervals, whichever is larger — below
+:data:`~theorems.engine.search.limits.CANDIDATE_MARGIN`) the instance is rounding (:class:`Vanished`), counted and
+named in the report as *not certifiable*, not a candidate; a violation that stays, or a side that cannot be
+evaluated at all, is a candidate.
 
 >>> from theorems import STATEMENTS
 >>> found = candidate_at(STATEMENTS["corollary1.own-key.upper"], {"q": np.array([1.0]), "keys": np.array([[0.0], [-2.0]]), "T": 1.0}, "")
@@ -33,17 +34,21 @@ from theorems.engine.statement import Instance, Statement
 from theorems.arithmetic.precision import F64
 
 
-def worst(statement: Statement, instance: Instance, xp) -> tuple[Any, Any, Any, Any]:
+def worst(statement: Statement, instance: Instance, xp=F64) -> tuple[Any, Any, Any, Any]:
     """``(lhs, rhs, margin, relative_margin)`` at the element where the relation fails most (in float64)."""
-    lhs, rhs = (np.atleast_1d(np.asarray(sides.evaluate(statement, side, instance, xp), dtype=float))
-                for side in ("lhs", "rhs"))
-    lhs, rhs = np.broadcast_arrays(lhs, rhs)
+    lhs, rhs = _float_sides(statement, instance)
     margin = np.asarray(statement.violation(lhs, rhs), dtype=float)
     scale = np.maximum(np.abs(lhs), np.abs(rhs))
     with np.errstate(all="ignore"):
         relative = np.where(scale > 0, margin / np.where(scale > 0, scale, 1), 0 * margin)
     at = np.unravel_index(int(np.argmax(np.nan_to_num(relative, nan=np.inf))), relative.shape)
     return lhs[at], rhs[at], margin[at], relative[at]
+
+
+def _float_sides(statement: Statement, instance: Instance) -> tuple[np.ndarray, np.ndarray]:
+    lhs, rhs = (np.atleast_1d(np.asarray(sides.evaluate(statement, side, instance, F64), dtype=float))
+                for side in ("lhs", "rhs"))
+    return np.broadcast_arrays(lhs, rhs)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -85,7 +90,9 @@ def candidate_at(statement: Statement, instance: Instance, reason: str) -> Candi
     if not np.isfinite(relative) or relative < CANDIDATE_MARGIN:
         return None
     why = reason or "ball arithmetic could not decide it"
-    high = reevaluate(statement, instance)
+    with np.errstate(all="ignore"):
+        scale = np.maximum(*(np.abs(side) for side in _float_sides(statement, instance)))
+    high = reevaluate(statement, instance, np.where(np.isfinite(scale), scale, 0.0))
     if high is not None and high.status == "rounding":
         return Vanished(why, high.method())
     return Candidate(statement_id=statement.id, instance=instance, lhs=float(lhs), rhs=float(rhs), margin=float(margin),
@@ -93,30 +100,32 @@ def candidate_at(statement: Statement, instance: Instance, reason: str) -> Candi
                      reason=why, high_precision="not computable" if high is None else high.method())
 
 
-def reevaluate(statement: Statement, instance: Instance) -> _Reevaluation | None:
+def reevaluate(statement: Statement, instance: Instance, scale=0.0) -> _Reevaluation | None:
     """Both sides in intervals at each precision of :data:`HIGH_PRECISION_BITS` until the violation is rounding or
-    stays; ``None`` where a side cannot be evaluated there."""
+    stays; ``None`` where a side cannot be evaluated there. ``scale``: the float64 ``max(|lhs|, |rhs|)`` per
+    element, a floor of the size the violation is relative to (two sides that are 0 up to rounding leave no
+    size of their own)."""
     outcome = None
     for bits in HIGH_PRECISION_BITS:
-        outcome = _at(statement, instance, bits)
+        outcome = _at(statement, instance, bits, scale)
         if outcome is None or outcome.status != "undecided":
             return outcome
     return outcome
 
 
-def _at(statement: Statement, instance: Instance, bits: int) -> _Reevaluation | None:
+def _at(statement: Statement, instance: Instance, bits: int, scale) -> _Reevaluation | None:
     evaluated = [side_enclosure(getattr(statement, side), instance, bits=bits, points=True) for side in ("lhs", "rhs")]
     if any(e is None for e in evaluated):
         return None
     (lhs, lhs_points), (rhs, rhs_points) = evaluated
     try:
-        lhs, rhs = np.broadcast_arrays(lhs, rhs)
+        lhs, rhs, scale = np.broadcast_arrays(lhs, rhs, scale)
     except ValueError:
         return None
     violations = [statement.violation(a, b) for a, b in zip(lhs.flat, rhs.flat)]
     if not all(v.is_finite() for v in violations):
         return None
-    relative = [_relative_upper(v, a, b) for v, a, b in zip(violations, lhs.flat, rhs.flat)]
+    relative = [_relative_upper(v, a, b, float(s)) for v, a, b, s in zip(violations, lhs.flat, rhs.flat, scale.flat)]
     worst_at = int(np.argmax(relative))
     points = tuple(dict.fromkeys(lhs_points + rhs_points))
     margin = violations[worst_at].midpoint()
@@ -127,10 +136,10 @@ def _at(statement: Statement, instance: Instance, bits: int) -> _Reevaluation | 
     return _Reevaluation("undecided", margin, bits, points)
 
 
-def _relative_upper(violation, lhs, rhs) -> float:
-    """An upper bound of the violation relative to ``max(|lhs|, |rhs|)`` (which is at least the larger of the two
-    intervals' lower ends of their magnitudes); 1 where both sides may be 0 and the violation may be positive."""
+def _relative_upper(violation, lhs, rhs, floor: float) -> float:
+    """The violation's upper end relative to the sides' size: the larger of ``floor`` (their float64 size) and the
+    lower ends of their magnitudes; 1 where both may be 0 and the violation may be positive."""
     if violation.upper <= 0:
         return violation.upper
-    scale = max(abs(lhs).lower, abs(rhs).lower)
+    scale = max(abs(lhs).lower, abs(rhs).lower, floor)
     return violation.upper / scale if scale > 0 else 1.0

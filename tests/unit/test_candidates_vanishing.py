@@ -93,3 +93,30 @@ def test_a_violation_that_stays_at_high_precision_is_a_candidate():
     found = candidate_at(statement, CANCELLING, "float()")
     assert not isinstance(found, Vanished) and found.high_precision_margin > 0
     assert "float() at the midpoint" in found.high_precision
+
+
+def _second_eigenvalue(i, xp):
+    s = i["l"] / i["T"]
+    p = np.exp(s - np.max(s)) / np.sum(np.exp(s - np.max(s)))
+    return np.linalg.eigvalsh(np.diag(p) - np.outer(p, p))[1]
+
+
+def _smallest_weight(c):
+    def side(i, xp):
+        s = i["l"] / i["T"]
+        return c * np.min(np.exp(s - np.max(s)) / np.sum(np.exp(s - np.max(s))))
+    return side
+
+
+@pytest.mark.parametrize("c, expected", [(1, ("holds",)), (1.03, ("refuted", "candidate"))], ids=["true", "mutant"])
+def test_the_second_eigenvalue_bound_at_repeated_eigenvalues(c, expected):
+    # λ₂(diag p − ppᵀ) ≥ min p at tied logits: the eigenvalues repeat, LAPACK is 1e-17 off a λ₂ of 3e-27; before the
+    # re-evaluation in intervals (eigenvalues by Weyl's inequality, no isolation needed) the true bound was a candidate
+    logits = st.one_of(st.just(np.array([-3.0, -3, -3, 3, 3, 3])),
+                       st.lists(st.sampled_from([-3.0, -1.0, 0.0, 1.0, 3.0]), min_size=2, max_size=6).map(np.array))
+    bound = Statement(id=f"mine.second-eigenvalue.{'true' if c == 1 else 'mutant'}", title="-", paper_ref="-",
+                      reading="-", formula=f"{c}·min p ≤ λ₂(diag p − ppᵀ)", lhs=_smallest_weight(c),
+                      rhs=_second_eigenvalue, relation="<=",
+                      instances=st.fixed_dictionaries({"l": logits, "T": st.sampled_from([0.1, 0.5, 1.0, 3.0])}),
+                      expected="holds" if c == 1 else "refuted", reason="-", max_examples=200)
+    assert check(bound, seed=0).found in expected

@@ -1,5 +1,6 @@
-"""A side whose balls miss its float64 value is an engine inconsistency: no certificate, no "holds", and an error
-that names the statement, the instance, both values and the ball forms the side went through."""
+"""A side whose balls are disjoint from its interval enclosure (float64 far from them triggers the comparison) is an
+engine inconsistency: no certificate, no "holds", and an error that names the statement, the instance, both values
+and the ball forms the side went through."""
 
 import numpy as np
 import pytest

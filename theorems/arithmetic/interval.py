@@ -769,7 +769,7 @@ class _IntervalSpace(SimpleNamespace):
 IV = _IntervalSpace(
     name="interval", exp=np.exp, log=np.log, sqrt=np.sqrt, tanh=np.tanh, expm1=np.expm1, sin=np.sin, cos=np.cos,
     abs=np.abs, norm=_norm, max=_max, spectral_norm=lambda matrix: np.linalg.norm(_as_array(matrix), 2),
-    number=Interval.of, precision=lambda *args: interval_bits(args[0] if args else 128),
+    number=Interval.of, precision=lambda *args: contextlib.nullcontext(iv.prec),  # the caller sets the precision
 )
 """The backend ``xp`` over intervals (the :class:`~theorems.arithmetic.backend.Backend` protocol)."""
 

@@ -147,9 +147,9 @@ class _Rebinder:
 
 
 def _library(function: types.FunctionType) -> bool:
-    package = (getattr(function, "__module__", None) or "").split(".")[0]
-    return package in _LIBRARIES or package in sys.stdlib_module_names or function.__module__.startswith(
-        "theorems.arithmetic")
+    module = getattr(function, "__module__", None) or ""
+    package = module.split(".")[0]
+    return package in _LIBRARIES or package in sys.stdlib_module_names or module.startswith("theorems.arithmetic")
 
 
 def _scipy_forms() -> tuple[dict[int, Any], dict[int, _View]]:

@@ -65,10 +65,13 @@ def _as_floats(value) -> np.ndarray | None:
 
 
 class FloatSides:
-    """Both sides of a statement evaluated once in float64 at one instance (``None`` for a side that raises), and
-    the scale ``max(|lhs|, |rhs|)`` per element that the tolerance is relative to."""
+    """Both sides of a statement evaluated once in float64 at one instance (``None`` for a side that raises), the
+    scale ``max(|lhs|, |rhs|)`` per element that the tolerance is relative to, and each side's interval enclosure
+    once it has been asked for (:meth:`enclosure`: certification cross-checks at every precision, one point)."""
 
     def __init__(self, statement: Statement, instance: Instance) -> None:
+        self.statement, self.instance = statement, instance
+        self.intervals: dict[str, np.ndarray | None] = {}
         self.values: dict[str, np.ndarray | None] = {}
         for side in _SIDES:
             function = getattr(statement, side)
@@ -80,6 +83,12 @@ class FloatSides:
                 except Exception:  # noqa: BLE001 - a side that raises in float64 is decided in balls alone
                     self.values[side] = None
         self.scale = scale_of(self.values["lhs"], self.values["rhs"])
+
+    def enclosure(self, side: str) -> np.ndarray | None:
+        """The side's interval enclosure at the instance (computed once)."""
+        if side not in self.intervals:
+            self.intervals[side] = side_enclosure(getattr(self.statement, side), self.instance)
+        return self.intervals[side]
 
 
 def scale_of(lhs: np.ndarray | None, rhs: np.ndarray | None) -> np.ndarray | None:
@@ -175,9 +184,8 @@ def cross_check(statement: Statement, instance: Instance, values: dict[str, np.n
     """Raise :class:`EngineInconsistency` where a side's balls and its interval enclosure are disjoint (looked at
     where float64 misses the balls by more than :data:`TOLERANCE` times the scale: :func:`disagreement`)."""
     for side in _SIDES:
-        function = getattr(statement, side)
         found = disagreement(values[side], floats.values[side], floats.scale,
-                             lambda function=function: side_enclosure(function, instance))
+                             lambda side=side: floats.enclosure(side))
         if found is not None:
             raise EngineInconsistency(statement.id, instance, side, ball=str(found.first),
                                       value=found.second.midpoint(), reference=found.reference(),

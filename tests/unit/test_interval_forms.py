@@ -287,6 +287,14 @@ def test_a_comparison_is_decided_only_when_it_holds_for_every_point(a, b, c, d):
         assert all(compare(p, q) == decided for p in points_x for q in points_y), symbol
 
 
+def test_logical_operations_give_truth_values_not_operands():
+    # numpy's object loop of logical_and returns an operand (Python's `and`): summed, 7 where float64 gives 2
+    with interval_bits(128):
+        x, y = intervals(np.array([0.5, 0.0, 2.0])), intervals(np.array([3.0, 1.0, 4.0]))
+        assert np.sum(np.logical_and(x, y)) == 2 and np.sum(np.logical_or(x, y)) == 3
+        assert np.logical_xor(x, y).tolist() == [False, True, False]
+
+
 def test_float_of_a_wide_interval_refuses_and_at_points_takes_the_midpoint():
     with interval_bits(128):
         third = Interval.of(1) / 3

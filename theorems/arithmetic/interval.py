@@ -631,7 +631,11 @@ _HULLS = {np.maximum: maximum, np.minimum: minimum, np.fmax: maximum, np.fmin: m
 # ufuncs that numpy's object loops run on the intervals' own operators: arithmetic, and comparisons that decide
 _NATIVE = {np.add, np.subtract, np.multiply, np.true_divide, np.divide, np.power, np.negative, np.positive,
            np.absolute, np.less, np.less_equal, np.greater, np.greater_equal, np.equal, np.not_equal,
-           np.logical_not, np.logical_and, np.logical_or, np.conjugate, np.matmul}
+           np.logical_not, np.conjugate, np.matmul}
+# numpy's object loops of logical_and/or return an operand (Python's `and`), not a truth value: decided here
+_LOGICAL = {np.logical_and: np.vectorize(lambda a, b: bool(a) and bool(b), otypes=[bool]),
+            np.logical_or: np.vectorize(lambda a, b: bool(a) or bool(b), otypes=[bool]),
+            np.logical_xor: np.vectorize(lambda a, b: bool(a) != bool(b), otypes=[bool])}
 _TRUTH = {np.isfinite: lambda x: _truth(x, "isfinite"), np.isinf: lambda x: _truth(x, "isinf"),
           np.isnan: lambda x: _truth(x, "isnan")}
 
@@ -658,6 +662,8 @@ class IntervalArray(np.ndarray):
             raise NoEnclosure(f"np.{ufunc.__name__}(out=...)")
         if ufunc in _TRUTH and method == "__call__":
             return np.vectorize(_TRUTH[ufunc], otypes=[bool])(inputs[0])
+        if ufunc in _LOGICAL and method == "__call__":
+            return _LOGICAL[ufunc](*inputs)
         if ufunc in _HULLS and method == "reduce":
             return wrap(_reduce(_HULLS[ufunc], inputs[0], **kwargs))
         if ufunc in _NATIVE or ufunc.__name__.endswith("(vectorized)"):

@@ -141,6 +141,7 @@ def _check(args, parser) -> int:
             extra += f", {report.tightness.describe()}" if report.tightness else ""
             extra += f", {report.inconclusive} inconclusive" if report.inconclusive else ""
             extra += f", {report.candidate_count} uncertified candidates" if report.candidate_count else ""
+            extra += f", {report.not_certifiable_note()}" if report.not_certifiable else ""
             print(f"{status:<8} {statement.id:<45} expected {verdict.expected:<7} found {verdict.found:<11} "
                   f"({report.examples} examples, {report.examples_per_second:.0f}/s{extra})", flush=True)
             if report.ill_defined is not None:

@@ -8,7 +8,7 @@ written before the tree still catch what they caught::
     ├── InvalidArgument            bad value of an argument        (also ValueError, Hypothesis's InvalidArgument)
     ├── InvalidArgumentType        argument of the wrong type      (also TypeError)
     ├── IllDefined                 a side has no value at an instance: a verdict, not a bad argument
-    ├── EngineInconsistency        a side's balls miss its float64 value: the engine's arithmetic is wrong
+    ├── EngineInconsistency        a side's balls and its interval enclosure are disjoint: the engine is wrong
     ├── Undecided                  a ball comparison unknown at the working precision (also ArithmeticError)
     ├── NoBallForm                 an operation with no sound ball form              (also ArithmeticError)
     ├── NotHomogeneous             a graded evaluation mixes degrees: homogeneity is not proved
@@ -88,12 +88,13 @@ class IllDefined(TheoremsError):
 
 
 class EngineInconsistency(TheoremsError):
-    """The engine's ball evaluation of a side disagrees with an independent evaluation of the same side at the same
-    instance (float64, or mpmath at high precision where the side runs there) by more than rounding: one of the
-    engine's own ball forms computes another function than the one it stands for. A bug in the suite, not in the
+    """The engine's enclosure of a side (its balls, or a proof box's enclosure) and a second rigorous enclosure of the
+    same side at the same point (interval arithmetic, code apart from the ball forms) are disjoint: one of the
+    engine's own forms computes another function than the one it stands for. A bug in the suite, not in the
     user's bound: no certificate rests on such balls, and ``check`` reports ``found == "engine-inconsistency"``
-    (never matching ``expected``). ``forms`` names the dispatch-table entries the side went through in balls, where
-    the engine can tell (``docs/soundness.md``, "Cross-checks and engine inconsistencies").
+    (never matching ``expected``). ``value`` is the interval's midpoint, ``reference`` says how it was computed and
+    which float64 value triggered the comparison; ``forms`` names the dispatch-table entries the side went through
+    in balls, where the engine can tell (``docs/soundness.md``, "Cross-checks and engine inconsistencies").
 
     >>> error = EngineInconsistency("kl.identity", {"L": 3}, "lhs", ball="[-0.675 +/- 1e-16]", value=0.675,
     ...                             reference="float64", forms=("scipy.special.rel_entr",))

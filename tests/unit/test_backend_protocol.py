@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from theorems.arithmetic import dual
+from theorems.arithmetic.interval import IV, intervals
 from theorems.arithmetic.backend import MEMBERS, Backend, missing
 from theorems.arithmetic.precision import ARB, F64, MP, balls, lift
 
@@ -35,6 +36,7 @@ BACKENDS = {  # backend, how a float64 array enters it, the interval one of its 
     "mpmath": (MP, lift, _point),
     "arb": (ARB, balls, lambda ball: (ball.lower, ball.upper)),
     "dual": (dual.DUAL, _duals, lambda d: (float(d.value.lower()), float(d.value.upper()))),
+    "interval": (IV, intervals, lambda x: (x.lower, x.upper)),  # the cross-check's second enclosure
 }
 if torch is not None:
     from theorems.maths.gradient import TORCH

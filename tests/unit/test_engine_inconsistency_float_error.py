@@ -1,8 +1,7 @@
-"""Where no mpmath value can be had (scipy, ``np.linalg``, ``float()`` in a side), float64's own error decides what
-a miss means: a side that cancels (``KL(softmax(l/T) ‖ u)`` near 0) or whose value is subnormal is a few roundings
-from the exact value, and that is no inconsistency; a wrong form misses by the value's own size, and still is one.
-Both true bounds below were reported ``engine-inconsistency`` (by the literature battery, under theorems-ci) before
-the 53-bit error bound and the subnormal floor."""
+"""Float64's error is no inconsistency: a side that cancels (``KL(softmax(l/T) ‖ u)`` near 0, through scipy) or whose
+value is subnormal is far from the exact value in float64 while its ball is right, and the interval enclosure says
+so; a wrong form gives a ball disjoint from it, and still is one. Both true bounds below were reported
+``engine-inconsistency`` (by the literature battery, under theorems-ci) before float64 stopped deciding."""
 
 import numpy as np
 import pytest
@@ -15,7 +14,7 @@ from theorems.engine.search.crosscheck import SUBNORMAL, FloatSides, cross_check
 
 
 def _kl_to_uniform(i, xp):
-    log_p = scipy.special.log_softmax(i["l"] / i["T"])  # scipy: no mpmath second opinion
+    log_p = scipy.special.log_softmax(i["l"] / i["T"])  # scipy's Python function: reached by its interval form
     return np.sum(np.exp(log_p) * log_p) + np.log(len(i["l"]))
 
 

@@ -478,30 +478,48 @@ def _floats_at_centre(search: _Search, lows, highs):
 
 
 def cross_check_enclosure(search: _Search, lows, highs, small, big, floats) -> None:
-    """The float64 sides at the box's centre (``floats``, from :func:`_floats_at_centre`) must lie in the box's
-    enclosures (the duals' or Taylor forms' values) up to the search's rounding level
-    (:data:`theorems.engine.search.crosscheck.TOLERANCE` times ``max(|small|, |big|)``): a miss means a form computes
-    another function than the one it stands for, and no proof may rest on it
-    (:class:`~theorems.errors.EngineInconsistency`)."""
-    from theorems.engine.search.crosscheck import TOLERANCE
+    """The box's enclosures (the duals' or Taylor forms' values) against the sides at the box's centre, by the search's
+    one cross-check policy (:func:`theorems.engine.search.crosscheck.disagreement`): where the float64 sides at the
+    centre (``floats``, from :func:`_floats_at_centre`) lie farther than rounding from an enclosure, the sides are
+    enclosed at the centre in interval arithmetic (code apart from the forms), and only an enclosure disjoint from
+    that one is an :class:`~theorems.errors.EngineInconsistency` (a form computing another function than the one it
+    stands for: no proof may rest on it). A float64 value far off alone is rounding (``(1e16 + x) − 1e16``)."""
+    from theorems.engine.search.crosscheck import disagreement, scale_of
 
     if floats is None:
         return
     instance = search.domain.point(centre(lows, highs))
-    scale = np.maximum(np.abs(floats[0]), np.abs(floats[1])).ravel()
+    scale = scale_of(floats[0].ravel(), floats[1].ravel())
+    at_centre = _CentreIntervals(search.statement, instance)
     for name, enclosures, values in (("small", small, floats[0].ravel()), ("big", big, floats[1].ravel())):
-        for at, (enclosure, value) in enumerate(zip(enclosures, values)):
-            ball = enclosure.value if isinstance(enclosure, ENCLOSURES) else _ball(enclosure)
-            if not np.isfinite(value) or not np.isfinite(scale[at]) or not ball.is_finite():
-                continue
-            low, high = float(ball.lower()), float(ball.upper())
-            if max(low - value, value - high, 0.0) > TOLERANCE * scale[at]:
-                side = {"small": "lhs", "big": "rhs"}[name] if search.statement.relation == "<=" else (
-                    {"small": "rhs", "big": "lhs"}[name])
-                raise EngineInconsistency(search.statement.id, instance, side, ball=ball.str(17), value=float(value),
-                                          reference="float64 at the box's centre (the ball: the enclosure on the "
-                                                    f"box {search.domain.describe(lows, highs)})",
-                                          element=(at,), shown=jsonable(instance))
+        firsts = [enclosure.value if isinstance(enclosure, ENCLOSURES) else _ball(enclosure) for enclosure in enclosures]
+        found = disagreement(firsts, values, scale, lambda name=name: at_centre.ordered(name))
+        if found is not None:
+            side = {"small": "lhs", "big": "rhs"}[name] if search.statement.relation == "<=" else (
+                {"small": "rhs", "big": "lhs"}[name])
+            raise EngineInconsistency(search.statement.id, instance, side, ball=found.first.str(17),
+                                      value=found.second.midpoint(),
+                                      reference=f"{found.reference()} at the box's centre (the ball: the enclosure on "
+                                                f"the box {search.domain.describe(lows, highs)})",
+                                      element=found.element, shown=jsonable(instance))
+
+
+class _CentreIntervals:
+    """Both sides enclosed in intervals at one point, ordered ``(small, big)`` and flat like the box's enclosures;
+    evaluated once, when first asked (``None`` where intervals cannot evaluate a side)."""
+
+    def __init__(self, statement: Statement, instance) -> None:
+        self.statement, self.instance, self.sides = statement, instance, None
+
+    def ordered(self, name: str):
+        from theorems.engine.search.enclosure import side_enclosure
+
+        if self.sides is None:
+            lhs, rhs = (side_enclosure(getattr(self.statement, side), self.instance,
+                                       parameters=self.statement.parameters) for side in ("lhs", "rhs"))
+            self.sides = ((None, None) if lhs is None or rhs is None
+                          else tuple(a.ravel() for a in np.broadcast_arrays(*_ordered(self.statement, lhs, rhs))))
+        return self.sides[0 if name == "small" else 1]
 
 
 def _certainly_positive(value) -> bool:

@@ -4,8 +4,10 @@ A counterexample is reported only when the violation is *proved* for its instanc
 re-evaluated in arb ball arithmetic (:data:`theorems.arithmetic.precision.ARB`, python-flint) and the ball of
 ``lhs − rhs`` (``rhs − lhs`` for ``>=``) must lie strictly above 0. An undecided ball is retried at
 128, 256, 512 and 1024 bits; still undecided, the instance is a *candidate* when its float64 violation
-is far above rounding (:data:`CANDIDATE_MARGIN`; ``check`` then finds ``"candidate"``, which fails the
-gate) and *inconclusive* when it is rounding-level (counted, never a counterexample). A side that is ``nan``, ``inf − inf``, or raises, makes the statement *ill-defined*
+is far above rounding (:data:`CANDIDATE_MARGIN`) and stays so when both sides are evaluated again in interval
+arithmetic at high precision (``check`` then finds ``"candidate"``, which fails the gate), *not certifiable* when it
+vanishes there (counted and named), and *inconclusive* when it is rounding-level in float64 (counted, never a
+counterexample). A side that is ``nan``, ``inf − inf``, or raises, makes the statement *ill-defined*
 at that instance (:class:`IllDefined`), which is never "holds". Statements with their own
 ``confirm`` (statistical ones) are confirmed by it instead, and their ``method`` says how.
 
@@ -28,7 +30,7 @@ from theorems.engine.search.arguments import check_search_arguments
 from theorems.engine.search.balls import certify
 from theorems.engine.search.candidate import candidate_at, worst
 from theorems.engine.search.confirm import confirm_in_high_precision, confirmation
-from theorems.engine.search.limits import (CANDIDATE_MARGIN, CANDIDATES_KEPT, HIGH_PRECISION_DIGITS, MAX_EXAMPLES,
+from theorems.engine.search.limits import (CANDIDATE_MARGIN, CANDIDATES_KEPT, HIGH_PRECISION_BITS, MAX_EXAMPLES,
                                            PROGRESS_SECONDS, SHRINK_EVALUATIONS, TARGET_CALLS_PER_EXAMPLE)
 from theorems.engine.search.report import (FOUND, Candidate, Certificate, Counterexample, IllDefined, Necessity,
                                            SearchReport, Tightness, Verdict)
@@ -38,7 +40,7 @@ from theorems.engine.search.target import float_outcome  # the name tests import
 from theorems.engine.search.verdicts import check, necessity, refute
 
 __all__ = [
-    "CANDIDATES_KEPT", "CANDIDATE_MARGIN", "FOUND", "HIGH_PRECISION_DIGITS", "MAX_EXAMPLES", "PROGRESS_SECONDS",
+    "CANDIDATES_KEPT", "CANDIDATE_MARGIN", "FOUND", "HIGH_PRECISION_BITS", "MAX_EXAMPLES", "PROGRESS_SECONDS",
     "SHRINK_EVALUATIONS", "TARGET_CALLS_PER_EXAMPLE", "Candidate", "Certificate", "Counterexample", "IllDefined",
     "Necessity", "Search", "SearchReport", "Tightness", "Verdict", "candidate_at", "certify", "check",
     "check_search_arguments", "confirm_in_high_precision", "confirmation", "investigate", "necessity", "refute",

@@ -48,7 +48,7 @@ def certify(statement: Statement, instance: Instance, *, bits: tuple[int, ...] =
 
     Raises :class:`IllDefined` when a side is ``nan`` (at every precision, and in float64 too),
     ``inf − inf``, or raises an error other than :class:`~theorems.arithmetic.precision.Undecided`; raises
-    :class:`~theorems.errors.EngineInconsistency` when a side's balls miss its float64 value by more than rounding
+    :class:`~theorems.errors.EngineInconsistency` when a side's balls and its interval enclosure are disjoint
     (:func:`~theorems.engine.search.crosscheck.cross_check`, at every precision: no outcome rests on such balls).
 
     >>> from theorems import STATEMENTS
@@ -57,7 +57,7 @@ def certify(statement: Statement, instance: Instance, *, bits: tuple[int, ...] =
     ('violated', True)
     """
     detail, bound = "", np.inf
-    floats = FloatSides(statement, instance)  # once: the independent reference every precision's balls must hold
+    floats = FloatSides(statement, instance)  # once: what triggers the interval enclosure at every precision
     for attempt, working in enumerate(bits):
         last = attempt == len(bits) - 1
         with ARB.precision(working), precision.enclosure_notes() as notes:

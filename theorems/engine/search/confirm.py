@@ -11,7 +11,7 @@ what balls cannot decide is tallied as a candidate or as inconclusive.
 from __future__ import annotations
 
 from theorems.engine.search.balls import certify
-from theorems.engine.search.candidate import candidate_at
+from theorems.engine.search.candidate import Vanished, candidate_at
 from theorems.engine.search.limits import CANDIDATE_MARGIN, CANDIDATES_KEPT
 from theorems.engine.search.report import Certificate, Counterexample
 from theorems.engine.search.state import Search
@@ -50,7 +50,9 @@ def confirmed(search: Search, instance: Instance) -> Counterexample | IllDefined
     own = search.statement.confirm
     try:
         if own is not None:
-            return own_confirmation(search.statement, instance)
+            found = own_confirmation(search.statement, instance)
+            search.certified += found is not None and found.certified  # a statistical confirmation is no proof
+            return found
         outcome = certify(search.statement, instance)
     except (IllDefined, EngineInconsistency) as error:
         return error
@@ -61,10 +63,15 @@ def confirmed(search: Search, instance: Instance) -> Counterexample | IllDefined
 
 
 def tally(search: Search, instance: Instance, outcome: Certificate) -> None:
-    """Count an undecided instance: a candidate when its violation is far above rounding, else inconclusive."""
+    """Count an undecided instance: a candidate when its violation is far above rounding in float64 and at high
+    precision, not certifiable when only in float64, else inconclusive."""
     candidate = candidate_at(search.statement, instance, outcome.detail) if outcome.bound >= CANDIDATE_MARGIN else None
     if candidate is None:
         search.inconclusive += 1
+        return
+    if isinstance(candidate, Vanished):
+        search.not_certifiable += 1
+        search.not_certifiable_reason = search.not_certifiable_reason or f"{candidate.reason} (rounding: {candidate.method})"
         return
     search.candidate_count += 1
     if len(search.candidates) < CANDIDATES_KEPT:

@@ -1,16 +1,20 @@
-"""Cross-checks: a side's balls against an independent evaluation of the same side at the same instance.
+"""Cross-checks: a side's enclosure against a second enclosure of the same side, computed by separate code.
 
-No certificate (and no "holds") may rest on one hand-written computation: every ball form is code of the suite's
-own, and one that computes another function than the one it stands for would certify a wrong verdict. So before
-:func:`~theorems.engine.search.balls.certify` reads the balls of a side, each element is compared with the side's
-float64 value. The ball must contain it up to :data:`TOLERANCE` times the element's scale ``max(|lhs|, |rhs|)``
-in float64: the search already calls a relative violation below that rounding
-(:data:`~theorems.engine.search.limits.CANDIDATE_MARGIN`), so a disagreement below it cannot change a verdict, and
-one above it is not float64 rounding unless the side cancels catastrophically. For that case a second opinion is
-asked first: where the side runs on mpmath numbers, at :data:`HIGH_PRECISION_DIGITS` digits, the mpmath value decides
-(float64 was inaccurate, the ball may be right). A disagreement that survives is an
-:class:`~theorems.errors.EngineInconsistency` naming the statement, the instance, both values and the ball forms the
-side went through.
+No certificate (and no "holds", and no proof) may rest on one hand-written computation: every ball form, dual and
+Taylor form is code of the suite's own, and one that computes another function than the one it stands for would
+certify a wrong verdict. Two computations disagree only when two *rigorous* enclosures of one number are disjoint;
+a value without an error bound decides nothing (float64 loses a cancelling or subnormal side entirely, and mpmath's
+points round too). So the one policy here, :func:`disagreement`, used by the search (:func:`cross_check`, on balls,
+at every precision before :func:`~theorems.engine.search.balls.certify` reads them) and by the prover
+(``cross_check_enclosure`` of :mod:`theorems.engine.proof`, on each box's enclosures at the box's centre), is:
+
+1. float64 *triggers*: where the side's float64 value lies farther than :data:`TOLERANCE` times the element's scale
+   ``max(|lhs|, |rhs|)`` (plus :data:`SUBNORMAL`) from the enclosure, a second enclosure is computed (a miss below
+   that cannot change a verdict: the search calls such violations rounding);
+2. the second enclosure is the same side in interval arithmetic (:func:`~theorems.engine.search.enclosure.side_enclosure`,
+   mpmath's intervals through code that shares nothing with the ball forms);
+3. an :class:`~theorems.errors.EngineInconsistency` is declared only where the two are *disjoint*. A second
+   enclosure that cannot be had (a function with no interval form) or that is too wide to decide means "agrees".
 
 >>> from theorems import STATEMENTS
 >>> from theorems.arithmetic.precision import Ball
@@ -25,27 +29,29 @@ theorems.errors.EngineInconsistency: engine inconsistency in statement 'corollar
 
 from __future__ import annotations
 
-import numpy as np
+import dataclasses
+from collections.abc import Callable
 
-from theorems.arithmetic import ballarray, precision
-from theorems.arithmetic.precision import ARB, F64, MP, balls, lift
-from theorems.engine.search.limits import CANDIDATE_MARGIN, HIGH_PRECISION_DIGITS
+import flint
+import numpy as np
+from mpmath import libmp
+
+from theorems.arithmetic import ballarray, interval
+from theorems.arithmetic.precision import ARB, F64, balls
+from theorems.engine.search.enclosure import side_enclosure
+from theorems.engine.search.limits import CANDIDATE_MARGIN
 from theorems.engine.sides import SideError
 from theorems.engine.statement import Instance, Statement, jsonable
 from theorems.errors import EngineInconsistency
 
 TOLERANCE = CANDIDATE_MARGIN
-"""How far (relative to ``max(|lhs|, |rhs|)`` at the element, in float64) a ball may miss the side's float64 value:
-the search's own rounding level, below which no violation counts."""
+"""How far (relative to ``max(|lhs|, |rhs|)`` at the element, in float64) the float64 value may lie from an
+enclosure before a second enclosure is computed: the search's own rounding level, below which no violation
+counts. It only triggers; it never decides."""
 
 SUBNORMAL = float(np.finfo(float).tiny)
 """Below the smallest normal float64 (2.2e-308) precision is absolute, not relative: a side's value there (a
 product of two 1e-158 entries) is a few subnormal ulps from the exact one, which no relative tolerance allows."""
-
-ROUNDING_FACTOR = 16
-"""Where no mpmath value can be had, float64's value may lie this many times a 53-bit ball's radius (the side's
-own rounding error bound at float64's precision, cancellations included) away from the high-precision ball: the
-libm functions numpy calls are within an ulp or two of arb's correctly rounded ones, and numpy sums pairwise."""
 
 _SIDES = ("lhs", "rhs")
 
@@ -59,10 +65,13 @@ def _as_floats(value) -> np.ndarray | None:
 
 
 class FloatSides:
-    """Both sides of a statement evaluated once in float64 at one instance (``None`` for a side that raises), and
-    the scale ``max(|lhs|, |rhs|)`` per element that the tolerance is relative to."""
+    """Both sides of a statement evaluated once in float64 at one instance (``None`` for a side that raises), the
+    scale ``max(|lhs|, |rhs|)`` per element that the tolerance is relative to, and each side's interval enclosure
+    once it has been asked for (:meth:`enclosure`: certification cross-checks at every precision, one point)."""
 
     def __init__(self, statement: Statement, instance: Instance) -> None:
+        self.statement, self.instance = statement, instance
+        self.intervals: dict[str, np.ndarray | None] = {}
         self.values: dict[str, np.ndarray | None] = {}
         for side in _SIDES:
             function = getattr(statement, side)
@@ -73,94 +82,115 @@ class FloatSides:
                     raise
                 except Exception:  # noqa: BLE001 - a side that raises in float64 is decided in balls alone
                     self.values[side] = None
-        present = [np.abs(v) for v in self.values.values() if v is not None]
-        try:
-            scale = (np.maximum(*np.broadcast_arrays(*present)) if len(present) == 2
-                     else present[0] if present else None)
-        except ValueError:
-            scale = None
-        self.scale = None if scale is None else np.where(np.isfinite(scale), scale, 0.0)
+        self.scale = scale_of(self.values["lhs"], self.values["rhs"])
+
+    def enclosure(self, side: str) -> np.ndarray | None:
+        """The side's interval enclosure at the instance (computed once)."""
+        if side not in self.intervals:
+            self.intervals[side] = side_enclosure(getattr(self.statement, side), self.instance)
+        return self.intervals[side]
 
 
-def cross_check(statement: Statement, instance: Instance, values: dict[str, np.ndarray], floats: FloatSides) -> None:
-    """Raise :class:`EngineInconsistency` when an element's ball misses the float64 value of its side by more than
-    :data:`TOLERANCE` times its scale and a second opinion (:func:`_explained`) does not explain it."""
-    for side in _SIDES:
-        missed = _first_miss(values[side], floats.values[side], floats.scale)
-        if missed is None:
-            continue
-        at, shape, ball, value = missed
-        reference, value = _second_opinion(statement, instance, side, at, shape, ball, value, floats.scale)
-        if reference is None:
-            continue  # float64 was the inaccurate one (cancellation): mpmath or its own error bound says so
-        raise EngineInconsistency(statement.id, instance, side, ball=str(ball.arb), value=value, reference=reference,
-                                  forms=_forms(statement, instance, side), element=tuple(int(i) for i in at),
-                                  shown=jsonable(instance))
-
-
-def _first_miss(balls_, floats_, scale):
-    """``(element, shape, ball, float value)`` of the first element whose ball misses its float64 value (``shape``:
-    the shape the element indexes), else ``None``."""
-    if floats_ is None or scale is None:
-        return None
+def scale_of(lhs: np.ndarray | None, rhs: np.ndarray | None) -> np.ndarray | None:
+    """``max(|lhs|, |rhs|)`` per element (finite; 0 where not), from whichever sides have a float64 value."""
+    present = [np.abs(v) for v in (lhs, rhs) if v is not None]
     try:
-        ball_array, float_array, scales = np.broadcast_arrays(balls_, floats_, scale)
+        scale = (np.maximum(*np.broadcast_arrays(*present)) if len(present) == 2
+                 else present[0] if present else None)
     except ValueError:
         return None
-    for at in np.ndindex(ball_array.shape):
-        ball, value = ball_array[at], float(float_array[at])
-        if _misses(ball, value, float(scales[at])):
-            return at, ball_array.shape, ball, value
+    return None if scale is None else np.where(np.isfinite(scale), scale, 0.0)
+
+
+@dataclasses.dataclass(frozen=True)
+class Disagreement:
+    """Two disjoint enclosures of one element of a side: ``first`` (the engine's: a ball, a dual's or Taylor form's
+    value) and ``second`` (intervals), with the float64 value that triggered the comparison."""
+
+    element: tuple[int, ...]
+    first: flint.arb
+    second: interval.Interval
+    value: float
+    bits: int = interval.BITS
+
+    def reference(self) -> str:
+        return (f"interval arithmetic (mpmath's intervals at {self.bits} bits, code apart from the ball forms), "
+                f"which encloses it in [{self.second.lower!r}, {self.second.upper!r}], disjoint from the ball "
+                f"(float64 gives {self.value!r})")
+
+
+def disagreement(firsts, floats, scale, second: Callable[[], np.ndarray | None]) -> Disagreement | None:
+    """The first element where ``firsts`` (enclosures: arbs, or balls with ``.arb``) and the second enclosure
+    (``second()``, intervals, computed only when float64 triggers it) are disjoint; ``None`` when they agree.
+
+    ``floats`` (the side's float64 values) and ``scale`` (``max(|lhs|, |rhs|)``) only trigger the comparison: a
+    float64 value farther than :data:`TOLERANCE` times the scale from every enclosure of its element.
+    """
+    if floats is None or scale is None:
+        return None
+    try:
+        enclosures, values, scales = np.broadcast_arrays(np.asarray(firsts, dtype=object), floats, scale)
+    except ValueError:
+        return None
+    if not any(_misses(_arb(enclosures[at]), float(values[at]), float(scales[at]))
+               for at in np.ndindex(enclosures.shape)):
+        return None
+    seconds = second()
+    if seconds is None:
+        return None  # no second enclosure: nothing says the first is wrong
+    try:
+        seconds = np.broadcast_to(seconds, enclosures.shape)
+    except ValueError:
+        return None
+    for at in np.ndindex(enclosures.shape):
+        first = _arb(enclosures[at])
+        if first is not None and disjoint(first, seconds[at]):
+            return Disagreement(tuple(int(i) for i in at), first, seconds[at], float(values[at]))
     return None
 
 
-def _distance(ball, value: float) -> float:
-    """How far ``value`` lies outside ``ball`` (0 inside)."""
-    return max(ball.lower - value, value - ball.upper, 0.0)
+def _arb(enclosure) -> flint.arb | None:
+    value = getattr(enclosure, "arb", enclosure)
+    return value if isinstance(value, flint.arb) else None
 
 
-def _misses(ball, value: float, scale: float) -> bool:
-    if not np.isfinite(value) or not isinstance(ball, precision.Ball) or not ball.arb.is_finite():
-        return False  # nothing to compare: an overflow in float64, or a ball that decide() reads as nan or infinite
-    return _distance(ball, value) > TOLERANCE * max(scale, abs(value)) + SUBNORMAL
+def _misses(first: flint.arb | None, value: float, scale: float) -> bool:
+    """Whether float64's ``value`` lies far (beyond rounding) from the enclosure ``first``: the trigger."""
+    if first is None or not np.isfinite(value) or not first.is_finite():
+        return False  # nothing to compare: an overflow in float64, or a nan or unbounded enclosure
+    low, high = float(first.lower()), float(first.upper())
+    return max(low - value, value - high, 0.0) > TOLERANCE * max(scale, abs(value)) + SUBNORMAL
 
 
-def _element(value, at: tuple, shape: tuple):
-    """Element ``at`` of a side's value, broadcast to the ``shape`` the cross-check indexes."""
-    array = np.atleast_1d(np.asarray(value, dtype=object))
-    return np.broadcast_to(array, np.broadcast_shapes(array.shape, shape))[at]
+def _raw(end: flint.arb) -> tuple:
+    """An exact arb number (an end of a ball) as a raw mpmath number, exactly."""
+    man, exp = end.mid().man_exp()
+    return libmp.from_man_exp(int(man), int(exp))
 
 
-def _second_opinion(statement, instance, side, at, shape, ball, value, scale) -> tuple[str | None, float]:
-    """Where the side runs on mpmath: ``(None, mp value)`` when the ball holds it (float64 was inaccurate), else
-    ``("mpmath at N digits", mp value)``. Where it cannot: ``(None, value)`` when float64's own error bound
-    reaches the ball (:func:`_within_float_rounding`), else ``("float64", value)``."""
-    import mpmath
-    function = getattr(statement, side)
-    try:
-        with mpmath.workdps(HIGH_PRECISION_DIGITS), np.errstate(all="ignore"):
-            high = float(_element(function(lift(dict(instance)), MP), at, shape))
-    except SideError:
-        raise
-    except Exception:  # noqa: BLE001 - np.linalg, scipy and float() do not run on mpmath numbers
-        explained = _within_float_rounding(function, instance, at, shape, ball, value)
-        return None if explained else "float64", value
-    if not _misses(ball, high, float(_element(scale, at, shape))):
-        return None, high
-    return f"mpmath at {HIGH_PRECISION_DIGITS} digits (float64: {value!r})", high
+def disjoint(first: flint.arb, second: interval.Interval) -> bool:
+    """Whether two enclosures of one number have no point in common (decided exactly; never for an unbounded one).
 
-
-def _within_float_rounding(function, instance, at, shape, ball, value: float) -> bool:
-    """Whether ``value`` lies within :data:`ROUNDING_FACTOR` times the radius of the side's 53-bit ball (evaluated
-    by the same forms at float64's precision) of ``ball``: then float64's error explains the miss (a side whose
-    terms cancel, ``KL(p‖u)`` near 0), not a wrong form, which misses by the value's own size."""
-    try:
-        with precision.working_bits(53), np.errstate(all="ignore"):
-            coarse = _element(function(balls(dict(instance)), ARB), at, shape)
-        radius = float(coarse.arb.rad()) if isinstance(coarse, precision.Ball) else np.inf
-    except Exception:  # noqa: BLE001 - a side that has no 53-bit value gives no error bound: the miss stands
+    >>> disjoint(flint.arb(1), interval.Interval.of(2)), disjoint(flint.arb(1, 1), interval.Interval.of(2))
+    (True, False)
+    """
+    if not first.is_finite() or not second.is_finite():
         return False
-    return np.isfinite(radius) and _distance(ball, value) <= ROUNDING_FACTOR * radius
+    low, high = second.raw_ends()
+    return libmp.mpf_lt(_raw(first.upper()), low) or libmp.mpf_lt(high, _raw(first.lower()))
+
+
+def cross_check(statement: Statement, instance: Instance, values: dict[str, np.ndarray], floats: FloatSides) -> None:
+    """Raise :class:`EngineInconsistency` where a side's balls and its interval enclosure are disjoint (looked at
+    where float64 misses the balls by more than :data:`TOLERANCE` times the scale: :func:`disagreement`)."""
+    for side in _SIDES:
+        found = disagreement(values[side], floats.values[side], floats.scale,
+                             lambda side=side: floats.enclosure(side))
+        if found is not None:
+            raise EngineInconsistency(statement.id, instance, side, ball=str(found.first),
+                                      value=found.second.midpoint(), reference=found.reference(),
+                                      forms=_forms(statement, instance, side), element=found.element,
+                                      shown=jsonable(instance))
 
 
 def _forms(statement: Statement, instance: Instance, side: str) -> tuple[str, ...]:

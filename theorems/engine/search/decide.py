@@ -153,7 +153,7 @@ def _infinity(kind: str, ball) -> float:
 def _counterexample(statement, instance, lhs, rhs, margin, relative, method) -> Counterexample:
     return Counterexample(
         statement_id=statement.id, instance=instance, lhs=_as_float(lhs), rhs=_as_float(rhs), margin=float(margin),
-        relative_margin=float(relative), size=instance_size(statement, instance), method=method)
+        relative_margin=float(relative), size=instance_size(statement, instance), method=method, certified=True)
 
 
 def _as_float(ball) -> float:

@@ -26,13 +26,14 @@ A count, not a time, so that the shrunk counterexample does not depend on the ma
 
 CANDIDATE_MARGIN = 1e-8
 """A float64 violation that ball arithmetic cannot certify is a *candidate* counterexample when its relative
-margin ``(lhs − rhs)/max(|lhs|, |rhs|)`` is at least this (and a high-precision re-evaluation, where the side
-allows one, does not bring it below): far above float64 rounding (about 1e-16 per operation). Below it, the
-instance is rounding-level residue and only counted as inconclusive."""
+margin ``(lhs − rhs)/max(|lhs|, |rhs|)`` is at least this and the high-precision re-evaluation
+(:data:`HIGH_PRECISION_BITS`) does not bring it below: far above float64 rounding (about 1e-16 per operation).
+Below it in float64, the instance is rounding-level residue and only counted as inconclusive; below it at high
+precision, it is counted as not certifiable."""
 
-HIGH_PRECISION_DIGITS = 110
-"""Decimal digits of the mpmath re-evaluation of a candidate (not a proof: mpmath rounds like float64, only
-far less)."""
+HIGH_PRECISION_BITS = (128, 256, 512)
+"""The precisions, in bits, of the interval re-evaluation of a violation balls could not certify
+(:mod:`theorems.engine.search.candidate`), tried in turn until the violation is rounding or stays."""
 
 CANDIDATES_KEPT = 5
 """How many candidates a report keeps (all are counted)."""

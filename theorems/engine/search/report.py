@@ -11,7 +11,6 @@ from typing import Any
 
 import numpy as np
 
-from theorems.engine.search.limits import HIGH_PRECISION_DIGITS
 from theorems.engine.statement import Instance, jsonable
 from theorems.errors import EngineInconsistency, IllDefined
 
@@ -21,7 +20,8 @@ class Counterexample:
     """A certified violation: the instance, both sides at the worst element, and the margin.
 
     ``method`` says how the violation was certified (ball arithmetic and its precision, an
-    exact infinity, or a statement's own statistical confirmation).
+    exact infinity, or a statement's own statistical confirmation); ``certified`` is whether ball arithmetic
+    proved it (a statistical confirmation, or a user's ``confirm=``, does not).
     """
 
     statement_id: str
@@ -32,6 +32,7 @@ class Counterexample:
     relative_margin: float
     size: int
     method: str
+    certified: bool = False
 
     def to_json(self) -> dict[str, Any]:
         fields = dataclasses.asdict(self) | {"instance": jsonable(self.instance)}
@@ -43,8 +44,9 @@ class Candidate:
     """A float64 violation far above rounding that was not certified: not a proof, but a failed gate.
 
     ``reason`` says why balls could not decide it (a function with no ball form, a side that called
-    ``float()``, a comparison still undecided at 1024 bits); ``high_precision_margin`` is the margin
-    re-evaluated with mpmath at :data:`HIGH_PRECISION_DIGITS` digits, ``None`` where the side cannot run there.
+    ``float()``, a comparison still undecided at 1024 bits); ``high_precision_margin`` is the margin (the
+    midpoint of its interval) re-evaluated in interval arithmetic at high precision, ``None`` where the side cannot
+    run there, and ``high_precision`` says how (``"intervals at 128 bits, float() at the midpoint"``).
     """
 
     statement_id: str
@@ -55,10 +57,11 @@ class Candidate:
     relative_margin: float
     high_precision_margin: float | None
     reason: str
+    high_precision: str = ""
 
     def describe(self) -> str:
         high = ("not computable" if self.high_precision_margin is None
-                else f"{self.high_precision_margin:.6g} at {HIGH_PRECISION_DIGITS} digits")
+                else f"{self.high_precision_margin:.6g} ({self.high_precision})")
         return (f"candidate counterexample (not certified): lhs = {self.lhs!r}, rhs = {self.rhs!r}, float64 margin "
                 f"{self.margin:.6g} (relative {self.relative_margin:.3g}), high-precision margin {high}; "
                 f"not certified because {self.reason}")
@@ -133,8 +136,9 @@ class SearchReport:
     ``certified`` counts the certified violations met; ``candidates`` holds the first
     :data:`CANDIDATES_KEPT` float64 violations far above rounding that balls could not certify
     (:class:`Candidate`; ``candidate_count`` counts them all); ``inconclusive`` counts the rounding-level
-    ones that balls could neither prove nor rule out at 1024 bits; ``ill_defined`` is the first
-    :class:`IllDefined` met, if any.
+    ones that balls could neither prove nor rule out at 1024 bits; ``not_certifiable`` counts the float64 violations
+    far above rounding that balls could not certify (``not_certifiable_reason``: the first one's reason) and that the
+    high-precision re-evaluation showed to be rounding; ``ill_defined`` is the first :class:`IllDefined` met, if any.
     """
 
     statement_id: str
@@ -152,7 +156,17 @@ class SearchReport:
     candidates: tuple[Candidate, ...] = ()
     candidate_count: int = 0
     engine_inconsistency: EngineInconsistency | None = None
-    """The first instance where a side's balls missed its float64 value (a bug in the suite; nothing certified)."""
+    """The first instance where a side's balls and its interval enclosure were disjoint (a bug in the suite; nothing
+    certified)."""
+    not_certifiable: int = 0
+    not_certifiable_reason: str = ""
+
+    def not_certifiable_note(self) -> str:
+        """``"3 instances not certifiable: <reason>"`` (empty when there are none)."""
+        if not self.not_certifiable:
+            return ""
+        plural = "s" if self.not_certifiable > 1 else ""
+        return f"{self.not_certifiable} instance{plural} not certifiable: {self.not_certifiable_reason}"
 
     @property
     def examples_per_second(self) -> float:
@@ -179,8 +193,8 @@ instance; rounding-level inconclusive instances are counted in the report), ``"r
 counterexample), ``"ill-defined"`` (a side has no value at some instance; never matches ``expected``) or
 ``"candidate"`` (float64 violations far above rounding that balls could not certify: the bound is not
 shown to hold, nor proved false; never matches ``expected``, so the gate fails and says why) or
-``"engine-inconsistency"`` (a side's balls disagreed with its float64 value: the suite's arithmetic is wrong there,
-nothing is certified from it; never matches ``expected``)."""
+``"engine-inconsistency"`` (a side's balls and its interval enclosure are disjoint: the suite's arithmetic is wrong
+there, nothing is certified from it; never matches ``expected``)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -205,6 +219,7 @@ class Verdict:
             "seconds_to_counterexample": report.seconds_to_counterexample,
             "float_artefacts": report.float_artefacts, "inconclusive": report.inconclusive,
             "certified": report.certified, "candidates": report.candidate_count,
+            "not_certifiable": report.not_certifiable, "not_certifiable_reason": report.not_certifiable_reason,
             "candidate": report.candidates[0].to_json() if report.candidates else None,
             "counterexample": cx.to_json() if cx else None,
             "tightness": report.tightness.to_json() if report.tightness else None,

@@ -47,6 +47,9 @@ class Search:
     certified: int = 0
     candidate_count: int = 0
     candidates: list[Candidate] = dataclasses.field(default_factory=list)
+    not_certifiable: int = 0
+    not_certifiable_reason: str = ""
+    """Why balls could not certify the first float64 violation that the high-precision re-evaluation dismissed."""
     stopped: SideError | InvalidArgument | None = None
     """A side whose value or cost cannot be checked: it ends the search at once."""
     found_by_key: dict[str, Counterexample | IllDefined] = dataclasses.field(default_factory=dict)
@@ -97,4 +100,5 @@ class Search:
             ill_defined=payload if isinstance(payload, IllDefined) else None, optimiser=optimiser_status,
             certified=self.certified, candidates=tuple(self.candidates), candidate_count=self.candidate_count,
             engine_inconsistency=payload if isinstance(payload, EngineInconsistency) else None,
+            not_certifiable=self.not_certifiable, not_certifiable_reason=self.not_certifiable_reason,
         )

@@ -58,3 +58,23 @@ def test_terms_of_a_derivation_of_shapes_that_do_not_broadcast_are_named():
 def test_a_progress_that_is_not_a_function_is_refused_before_the_search():
     with pytest.raises(TheoremsError, match=r"^progress=42 must be None or a function \(examples, seconds\)"):
         investigate(_BOUND, progress=42)
+
+
+@pytest.mark.parametrize("instances, message", [
+    (st.floats(0, 1), r"lhs reads instance\['l'\], but the statement's strategy draws float \(0\.0\), not a mapping"),
+    (st.fixed_dictionaries({"x": st.floats(0, 1)}),
+     r"lhs reads instance\['l'\], but the statement's strategy draws mappings with the keys \['x'\] only; add 'l'"),
+])
+def test_a_strategy_the_sides_cannot_read_is_named_instead_of_an_ill_defined_verdict(instances, message):
+    statement = Statement(id="my.misdrawn", title="t", paper_ref="-", reading="-", formula="l₀ ≤ 1",
+                          lhs=lambda i, xp: i["l"][0], rhs=lambda i, xp: 1.0, relation="<=", expected="holds",
+                          reason="-", instances=instances)
+    with pytest.raises(TheoremsError, match="statement 'my.misdrawn': " + message):
+        check(statement, seed=0, max_examples=20)
+
+
+def test_a_side_raising_for_its_own_reasons_stays_ill_defined():
+    statement = Statement(id="my.raising", title="t", paper_ref="-", reading="-", formula="{}[x] ≤ 1",
+                          lhs=lambda i, xp: {}[i["x"]], rhs=lambda i, xp: 1.0, relation="<=", expected="holds",
+                          reason="-", instances=st.fixed_dictionaries({"x": st.floats(0, 1)}))
+    assert check(statement, seed=0, max_examples=20).found == "ill-defined"

@@ -23,14 +23,15 @@ from __future__ import annotations
 
 import numbers
 import time
+from collections.abc import Mapping
 from typing import Any
 
 import flint
 import mpmath
 import numpy as np
 
-from theorems.arithmetic.precision import Ball
-from theorems.errors import SideError, SideValueError, SlowSide
+from theorems.arithmetic.precision import F64, Ball
+from theorems.errors import InvalidArgument, SideError, SideValueError, SlowSide
 
 SIDE_SECONDS = 5.0
 """The default limit on one float64 call of a side, in seconds (``Statement.side_seconds`` overrides it):
@@ -95,6 +96,71 @@ def evaluate(statement, side: str, instance, xp, *, timed: bool = False) -> Any:
                        f"limit of {limit:g} s (Statement(side_seconds=...) raises it); the search needs thousands "
                        "of calls")
     return check_side_value(value, statement_id=statement.id, side=side)
+
+
+class _Read(Exception):
+    """Raised by :class:`_KeyReader` at the first key a side reads."""
+
+
+class _KeyReader(Mapping):
+    """A stand-in instance that stops a side at the first key it reads (to learn whether it reads keys at all)."""
+
+    def __getitem__(self, key):
+        raise _Read(key)
+
+    def __iter__(self):
+        return iter(())
+
+    def __len__(self):
+        return 0
+
+
+class _Missing(KeyError):
+    """A key a side read that the drawn instance does not have."""
+
+
+class _Strict(dict):
+    def __missing__(self, key):
+        raise _Missing(key)
+
+
+def misdrawn(statement, side: str, instance) -> InvalidArgument | None:
+    """Where ``side`` raised on ``instance``: an :class:`InvalidArgument` naming the statement when the cause is its
+    strategy, not the bound — it draws something that is not a mapping while the side reads keys, or a mapping
+    without a key the side reads (a statement ill-defined there would be a wrong verdict on a wrong question);
+    ``None`` otherwise. The side is re-run on a stand-in instance; any other error of it means no diagnosis.
+
+    >>> from types import SimpleNamespace
+    >>> s = SimpleNamespace(id="my.bound", lhs=lambda i, xp: i["l"][0])
+    >>> print(misdrawn(s, "lhs", 0.5))
+    statement 'my.bound': lhs reads instance['l'], but the statement's strategy draws float (0.5), not a mapping; draw mappings of the keys the sides read (st.fixed_dictionaries({'l': ...}))
+    >>> print(misdrawn(s, "lhs", {"x": 1.0}))
+    statement 'my.bound': lhs reads instance['l'], but the statement's strategy draws mappings with the keys ['x'] only; add 'l' to them
+    """
+    function = getattr(statement, side)
+    with np.errstate(all="ignore"):
+        if not isinstance(instance, Mapping):
+            try:
+                function(_KeyReader(), F64)
+            except _Read as read:
+                (key,) = read.args
+                return InvalidArgument(
+                    f"statement {statement.id!r}: {side} reads instance[{key!r}], but the statement's strategy draws "
+                    f"{type(instance).__name__} ({instance!r:.80}), not a mapping; draw mappings of the keys the "
+                    f"sides read (st.fixed_dictionaries({{{key!r}: ...}}))")
+            except Exception:  # noqa: BLE001 - the side failed before reading a key: nothing to say about the strategy
+                return None
+            return None
+        try:
+            function(_Strict(instance), F64)
+        except _Missing as missing:
+            (key,) = missing.args
+            return InvalidArgument(
+                f"statement {statement.id!r}: {side} reads instance[{key!r}], but the statement's strategy draws "
+                f"mappings with the keys {sorted(map(str, instance))} only; add {key!r} to them")
+        except Exception:  # noqa: BLE001 - raised for another reason: ill-defined there, as the search says
+            return None
+    return None
 
 
 def broadcast_sides(lhs, rhs, *, statement) -> tuple[np.ndarray, np.ndarray]:

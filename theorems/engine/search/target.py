@@ -55,6 +55,9 @@ def float_outcome(statement: Statement, instance: Instance) -> Outcome:
         except SideError:
             raise
         except Exception:  # noqa: BLE001 - decided in balls: certified, or ill-defined with the side named
+            for side in ("lhs", "rhs"):  # unless the strategy draws what the sides cannot read: the user's to fix
+                if (wrong := sides.misdrawn(statement, side, instance)) is not None:
+                    raise wrong from None
             return Outcome(-1.0, True, np.nan, np.nan, np.nan, np.nan)
         margin = statement.violation(lhs, rhs)
         scale = np.maximum(np.abs(lhs), np.abs(rhs))

@@ -170,9 +170,13 @@ def target_id(target) -> str:
     return getattr(target, "id", None) or target.target.id
 
 
+COUNTS = ("certified", "candidates", "inconclusive", "not_certifiable")
+
+
 def counts(report) -> dict[str, int]:
-    """certified / candidates / inconclusive of one search report."""
-    return {"certified": report.certified, "candidates": report.candidate_count, "inconclusive": report.inconclusive}
+    """certified / candidates / inconclusive / not certifiable (rounding shown at high precision) of one report."""
+    return {"certified": report.certified, "candidates": report.candidate_count, "inconclusive": report.inconclusive,
+            "not_certifiable": getattr(report, "not_certifiable", 0)}
 
 
 class TheoryItem(pytest.Item):
@@ -240,7 +244,7 @@ def _run(pin, *, seed: int) -> dict:
         verdicts, tightness = [verdict], getattr(verdict.report, "tightness", None)
         if ok and verdict.found == "holds" and target.prove is not None:
             ok, message = _prove(target, seed, message)
-    total = {k: sum(counts(v.report)[k] for v in verdicts) for k in ("certified", "candidates", "inconclusive")}
+    total = {k: sum(counts(v.report)[k] for v in verdicts) for k in COUNTS}
     pin_failure = None
     if ok and pin.tightness is not None and (tightness is None or not tightness.ratio >= pin.tightness):
         pin_failure = (f"{target.id}: {found} as expected, but pinned tightness {pin.tightness:g} not reached: "
@@ -265,13 +269,16 @@ def summary_line(properties: dict) -> str:
     """One theory test in the summary: verdict, tightness, counts.
 
     >>> summary_line({"nodeid": "t.py::b", "id": "my.b", "verdict": "holds", "expected": "holds",
-    ...               "tightness": "tight: 1", "examples": 9, "certified": 0, "candidates": 0, "inconclusive": 2})
-    't.py::b [my.b]: holds (expected holds); tight: 1; 9 examples, certified 0, candidates 0, inconclusive 2'
+    ...               "tightness": "tight: 1", "examples": 9, "certified": 0, "candidates": 0, "inconclusive": 2,
+    ...               "not_certifiable": 3})
+    't.py::b [my.b]: holds (expected holds); tight: 1; 9 examples, certified 0, candidates 0, inconclusive 2, not certifiable 3'
     """
     tightness = f"; {properties['tightness']}" if properties.get("tightness") else ""
+    uncertifiable = (f", not certifiable {properties['not_certifiable']}"
+                     if str(properties.get("not_certifiable", 0)) not in ("0", "") else "")
     return (f"{properties['nodeid']} [{properties['id']}]: {properties['verdict']} (expected {properties['expected']})"
             f"{tightness}; {properties['examples']} examples, certified {properties['certified']}, "
-            f"candidates {properties['candidates']}, inconclusive {properties['inconclusive']}")
+            f"candidates {properties['candidates']}, inconclusive {properties['inconclusive']}{uncertifiable}")
 
 
 def _properties(report) -> dict | None:

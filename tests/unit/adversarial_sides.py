@@ -32,6 +32,7 @@ BRANCHES = {
     "x-minus-x-in-list-of-0": (lambda i: 2.0 if (i["x"] - i["x"]) in [0] else 0.0, UNIT),
     "x-minus-x-not-equal-0": (lambda i: 0.0 if (i["x"] - i["x"]) != 0 else 2.0, UNIT),
     "np-where-a-equals-b": (lambda i: np.where(i["l"] + 0 == i["l"], 2.0, 0.0), ANY_PAIR),
+    # bitwise: these sides branch on exact equality on purpose (the adversarial tie tests), never as a float claim
     "np-equal": (lambda i: 2.0 if bool(np.all(np.equal(i["l"] * 1, i["l"]))) else 0.0, ANY_PAIR),
     "np-array-equal": (lambda i: 2.0 if np.array_equal(i["l"], i["l"] + 0) else 0.0, ANY_PAIR),
     "max-is-not-l0": (lambda i: 2.0 if np.max(i["l"]) is not i["l"][0] else 0.0, TOP_FIRST),

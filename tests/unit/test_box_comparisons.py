@@ -25,11 +25,13 @@ PATTERNS = {
     "!=": lambda l: l[0] != l[1],
     "(x - x) in [0]": lambda l: (l[0] - l[0]) in [0],
     "x in [y]": lambda l: l[0] in [l[1]],
+    # bitwise: exact equality of box quantities is the comparison under test, decided on the whole box or raising
     "np.equal": lambda l: np.equal(l, l[::-1]).tolist(),
     "np.not_equal": lambda l: np.not_equal(l, l[::-1]).tolist(),
     "np.sign": lambda l: np.sign(l - 1).tolist(),
     "array ==": lambda l: (l == l[0]).tolist(),
     "np.where": lambda l: np.where(l == l[0], 1, 0).tolist(),
+    # bitwise: as above, numpy's array_equal on box quantities
     "np.array_equal": lambda l: np.array_equal(l, l + 0),
     "np.argmax": lambda l: int(np.argmax(l)),
     "np.argsort": lambda l: np.argsort(l).tolist(),

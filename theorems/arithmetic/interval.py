@@ -52,7 +52,7 @@ import numpy as np
 from mpmath import libmp
 
 from theorems.arithmetic import interval_linalg
-from theorems.errors import TheoremsError, Undecided
+from theorems.errors import InvalidArgumentType, TheoremsError, Undecided
 
 iv = mpmath.iv
 
@@ -129,7 +129,7 @@ def _exact(x) -> "iv.mpf":
         return iv.mpf(int(x.numerator)) / iv.mpf(int(x.denominator))
     if isinstance(x, mpmath.mpf):
         return iv.mpf(x)
-    raise TypeError(f"{type(x).__name__} is not a real number an interval can hold")
+    raise InvalidArgumentType(f"{type(x).__name__} is not a real number an interval can hold")
 
 
 def _operand(x):

@@ -64,6 +64,11 @@ class _Side:
         return repr(self.function)
 
 
+def as_written(side: Callable) -> Callable:
+    """The function a statement's side holds, as its author wrote it (what another arithmetic rebinds its names in)."""
+    return side.function if isinstance(side, _Side) else side
+
+
 @dataclasses.dataclass(frozen=True)
 class Hypothesis:
     """A named hypothesis; ``violated_by`` yields instances that break exactly this one."""

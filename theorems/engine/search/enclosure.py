@@ -29,6 +29,7 @@ import numpy as np
 
 from theorems.arithmetic import interval
 from theorems.arithmetic.interval import IV, Interval, at_points, interval_bits, intervals, points_taken
+from theorems.engine.statement import as_written
 from theorems.errors import SideError
 
 _LIBRARIES = {"numpy", "scipy", "mpmath", "flint", "hypothesis", "torch", "jax", "sympy"}
@@ -52,7 +53,7 @@ def side_enclosure(function: Callable[[Any, Any], Any], instance, *, parameters:
 
 
 def _evaluate(function, instance, parameters, bits: int, points: bool):
-    copy = rebound(function)
+    copy = rebound(as_written(function))  # a statement's side as written: its names are rebound to intervals here
     build = (lambda values, xp: values) if parameters is None else rebound(parameters)
     with interval_bits(bits), np.errstate(all="ignore"), (at_points() if points else contextlib.nullcontext()):
         try:

@@ -10,7 +10,7 @@ from checker_certificates import certificate, tiling, write
 from test_import_floors import imported, project_modules
 from theorems import STATEMENTS
 
-PROVER = {"theorems.engine.proof", "theorems.arithmetic.dual", "theorems.arithmetic.taylor", "theorems.engine.boxes",
+PROVER = {"theorems.engine.proof", "theorems.arithmetic.box_jet", "theorems.engine.boxes",
           "theorems.arithmetic.ball",
           "theorems.arithmetic.ballarray", "theorems.arithmetic.ball_linalg", "theorems.arithmetic.precision",
           "theorems.engine.search"}
@@ -40,13 +40,13 @@ def test_no_checker_module_imports_the_prover_or_the_ball_backend():
 def test_the_walk_would_see_a_lazy_import_of_the_prover(tmp_path):
     import ast
 
-    tree = ast.parse("def f():\n    from theorems.arithmetic import dual\n    return dual\n")
-    assert imported(tree, "theorems.checker.jet", False, {"theorems.arithmetic.dual", "theorems.engine"}) \
-        == {"theorems.arithmetic.dual"}
+    tree = ast.parse("def f():\n    from theorems.arithmetic import box_jet\n    return box_jet\n")
+    assert imported(tree, "theorems.checker.jet", False, {"theorems.arithmetic.box_jet", "theorems.engine"}) \
+        == {"theorems.arithmetic.box_jet"}
 
 
 def test_a_certificate_is_proved_with_the_provers_bounding_code_disabled(monkeypatch, tmp_path):
-    from theorems.arithmetic import ball, ball_linalg, dual, precision, taylor
+    from theorems.arithmetic import ball, ball_linalg, box_jet, precision
     from theorems.engine import boxes, proof
     from theorems.checker import verify_proof
 
@@ -57,13 +57,12 @@ def test_a_certificate_is_proved_with_the_provers_bounding_code_disabled(monkeyp
 
     def poisoned(*args, **kwargs):
         raise AssertionError("the checker reached the prover's bounding code")
-    for module, names in ((dual.Dual, ("__init__",)), (dual, ("on_box", "spectral_norm", "norm", "maximum")),
-                          (taylor.Taylor, ("__init__",)), (taylor, ("on_box", "norm", "maximum")),
-                          (boxes, ("dual_instance", "centre_radius", "bisect")), (proof, ("prove", "_bound")),
+    for module, names in ((box_jet.BoxJet, ("__init__",)), (box_jet, ("on_box", "spectral_norm", "norm", "maximum")),
+                          (boxes, ("jet_instance", "centre_radius", "bisect")), (proof, ("prove", "_bound")),
                           (ball.Ball, ("__init__",)), (ball_linalg, ("arb_spectral_norm",)), (precision, ("working_bits", "balls", "increasing_image"))):
         for name in names:
             monkeypatch.setattr(module, name, poisoned)
     check = verify_proof(path, refine=0)
     assert check.proved, check.describe()
     with pytest.raises(AssertionError, match="bounding code"):
-        dual.on_box([])
+        box_jet.on_box([])

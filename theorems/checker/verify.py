@@ -47,7 +47,8 @@ import numpy as np
 
 from theorems.checker import certificate as certificates
 from theorems.checker.cover import outside, uncovered
-from theorems.checker.jet import EXTRA_BITS, HULLS, Box, Choices, NotHomogeneous, Undecided, branching, constant, jet, on_box
+from theorems.checker.jet import (Box, Choices, NotHomogeneous, Undecided, at_least_bits, branching, constant,
+                                  counting_hulls, jet, on_box)
 from theorems.checker.space import JET, as_jet_array
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
@@ -157,11 +158,8 @@ class Checker:
 
     def run(self) -> ProofCheck:
         started = time.perf_counter()
-        saved, EXTRA_BITS[0] = EXTRA_BITS[0], self.certificate.bits
-        try:
+        with at_least_bits(self.certificate.bits):
             return self._run(started)
-        finally:
-            EXTRA_BITS[0] = saved
 
     def _run(self, started) -> ProofCheck:
         try:
@@ -310,9 +308,10 @@ class Checker:
         ``forms`` (ratio / difference / theorem per element) are chosen on the first box and kept on its faces
         and halves."""
         if not branch:
-            HULLS[0], self.hulls = 0, 1  # an evaluation that raises may be decided on every branch
-            values, forms = self._evaluate_path(low, high, forms)
-            self.hulls = HULLS[0]
+            self.hulls = 1  # an evaluation that raises may be decided on every branch
+            with counting_hulls() as hulls:
+                values, forms = self._evaluate_path(low, high, forms)
+            self.hulls = hulls.taken
             return [values], forms
         if not self.hulls:
             return None, forms

@@ -28,9 +28,7 @@ import flint
 import numpy as np
 
 from theorems.arithmetic.decimals import interval_text, number_text, outward, written
-from theorems.arithmetic.dual import DualArray, on_box
-from theorems.arithmetic.taylor import TaylorArray
-from theorems.arithmetic.taylor import on_box as taylor_on_box
+from theorems.arithmetic.box_jet import ARRAYS, on_box
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
 
@@ -223,18 +221,11 @@ def centre_radius(lows: np.ndarray, highs: np.ndarray) -> list[tuple]:
 
 
 @contextlib.contextmanager
-def dual_instance(domain: Domain, lows: np.ndarray, highs: np.ndarray):
-    """Yield the instance (or parameters) of :class:`~theorems.arithmetic.dual.Dual` values on the box ``[lows, highs]``."""
-    with on_box(centre_radius(lows, highs)) as coordinates:
-        yield domain.assemble(coordinates, wrap=lambda a: a.view(DualArray))
-
-
-@contextlib.contextmanager
-def taylor_instance(domain: Domain, lows: np.ndarray, highs: np.ndarray):
-    """Yield the instance (or parameters) of second-order :class:`~theorems.arithmetic.taylor.Taylor` forms on the
-    box ``[lows, highs]``."""
-    with taylor_on_box(centre_radius(lows, highs)) as coordinates:
-        yield domain.assemble(coordinates, wrap=lambda a: a.view(TaylorArray))
+def jet_instance(domain: Domain, lows: np.ndarray, highs: np.ndarray, *, order: int):
+    """Yield the instance (or parameters) of jets of ``order`` (:mod:`theorems.arithmetic.box_jet`: 1 the mean-value
+    form, 2 the second-order form) on the box ``[lows, highs]``."""
+    with on_box(centre_radius(lows, highs), order=order) as coordinates:
+        yield domain.assemble(coordinates, wrap=lambda a: a.view(ARRAYS[order]))
 
 
 def bisect(lows: np.ndarray, highs: np.ndarray, k: int) -> tuple[tuple, tuple]:

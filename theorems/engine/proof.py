@@ -36,36 +36,43 @@ import flint
 import numpy as np
 
 from theorems.arithmetic.decimals import interval_text, number_text
-from theorems.arithmetic.dual import DUAL, Dual, as_dual
+from theorems.arithmetic.box_jet import JETS, SPACES, BoxJet, as_jet
 from theorems.arithmetic.precision import F64, START_BITS, Undecided, working_bits
-from theorems.arithmetic.taylor import TAYLOR, Taylor, as_taylor
 from theorems.arithmetic.validation import check_integer, check_number
 from theorems.engine import proof_certificate, proof_reduction
-from theorems.engine.boxes import Domain, as_written, bisect, centre, dual_instance, taylor_instance
+from theorems.engine.boxes import Domain, as_written, bisect, centre, jet_instance
 from theorems.engine.proof_domain import check_domain
 from theorems.engine.search import Counterexample, IllDefined, certify
 from theorems.engine.statement import Statement, callback_result, jsonable
 from theorems.errors import EngineInconsistency, InvalidArgument, InvalidArgumentType
 
 STATUSES = ("proved", "refuted", "undecided")
-ENCLOSURES = (Dual, Taylor)
+ENCLOSURES = BoxJet
 
 
 @dataclasses.dataclass(frozen=True)
 class Form:
-    """An enclosure of the sides on a box: its name (the certificate's method), backend and instance builder."""
+    """An enclosure of the sides on a box: its name (the certificate's method) and the order of its jets."""
 
     name: str
-    xp: Any
-    instance: Any
-    convert: Any
+    order: int
     declines: tuple
     """What its evaluation raises where it cannot enclose the sides on a box (then the box is bisected)."""
 
+    @property
+    def xp(self):
+        return SPACES[self.order]
+
+    def instance(self, domain, lows, highs):
+        return jet_instance(domain, lows, highs, order=self.order)
+
+    def convert(self, value):
+        return as_jet(value, JETS[self.order])
+
 
 _DECLINES = (Undecided, ZeroDivisionError, ValueError, OverflowError)
-MEAN_VALUE = Form("mean-value", DUAL, dual_instance, as_dual, _DECLINES)
-TAYLOR2 = Form("taylor2", TAYLOR, taylor_instance, as_taylor, (Exception,))
+MEAN_VALUE = Form("mean-value", 1, _DECLINES)
+TAYLOR2 = Form("taylor2", 2, (Exception,))
 """The second-order form only tightens what the mean-value form leaves open: where it cannot evaluate a side (an
 operation without a second-order rule, a kink), the box is left to the mean-value form and to bisection."""
 TAYLOR_BELOW = 1e-3
@@ -654,7 +661,7 @@ def _centre(value):
     return value.centre if isinstance(value, ENCLOSURES) else _ball(value)
 
 
-def _collapse(g: Dual, lows, highs):
+def _collapse(g: BoxJet, lows, highs):
     """The box with each coordinate where ``g`` is certainly monotone set to the endpoint where ``g`` is largest,
     and the steps taken, ``(coordinate, "low" | "high")``."""
     lows, highs, steps = lows.copy(), highs.copy(), []

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from test_literature_bounds import BOUNDS, _statement
 from theorems import Statement
-from theorems.engine.boxes import below_zero
-from theorems.engine.proof import SUITE_BOXES, prove
+from theorems.engine.prove.domain import below_zero
+from theorems.engine.prove import SUITE_BOXES, prove
 from theorems.maths.normalisers import softmax
 
 pytestmark = pytest.mark.theory

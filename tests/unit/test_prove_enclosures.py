@@ -10,7 +10,7 @@ import pytest
 from theorems import STATEMENTS
 from theorems.arithmetic import box_jet
 from theorems.arithmetic.precision import ARB, F64, Undecided, balls
-from theorems.engine.boxes import Domain, jet_instance
+from theorems.engine.prove.domain import Domain, jet_instance
 
 IDS = ["lemma1.upper", "corollary1.max-key.lower", "corollary3.frobenius.corrected",
        "corollary3.spectral.corrected", "corollary3.entry.corrected", "corollary3.finite-difference.corrected",

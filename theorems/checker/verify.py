@@ -120,6 +120,26 @@ def verify_proof(path, *, statement=None, refine: int = REFINE,
     return Checker(certificate, statement, refine, progress).run()
 
 
+def screen(data: Mapping[str, Any], statement) -> bool:
+    """Whether one evaluation of ``statement``'s sides on each box of the certificate ``data`` (as JSON; usually one
+    box, the whole base domain of a claimed reduction) leaves the claim possible: a cheap screen, never a proof.
+    ``False`` only where the evaluation shows the certificate cannot be proved (the sides not homogeneous of one
+    degree under its reduction, a side that is not a real number); an evaluation left undecided passes (only
+    :func:`verify_proof`, box by box, decides). Bad input raises :class:`~theorems.errors.InvalidArgument`."""
+    certificate = certificates.parse(data)
+    try:
+        checker = Checker(certificate, statement, 0, None)
+        with at_least_bits(certificate.bits):
+            for box in certificate.boxes:
+                checker.bound = box.bound if box.bound is not None else checker.one_plus_slack
+                checker._evaluate_path(box.low, box.high, None)
+    except (NotHomogeneous, CertificateRejected):
+        return False
+    except Exception:  # noqa: BLE001 - undecided on the box (a hull, a division): only the full check decides
+        return True
+    return True
+
+
 def _statement(certificate, statement, known):
     if statement is None:
         if certificate.statement_id not in known:

@@ -27,7 +27,7 @@ from typing import Any
 import flint
 import numpy as np
 
-from theorems.arithmetic.decimals import interval_text, number_text, outward, written
+from theorems.arithmetic.decimals import domain_text, outward, written
 from theorems.arithmetic.box_jet import ARRAYS, on_box
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
@@ -135,38 +135,9 @@ class Domain:
         return self.assemble([float(x) for x in coordinates])
 
     def describe(self, lows=None, highs=None) -> str:
-        lows = self.lows if lows is None else lows
-        highs = self.highs if highs is None else highs
-        parts, at = [], 0
-        for key in self.order:
-            if key not in self.keys:
-                parts.append(f"{key} = {_text(self.fixed[key])}")
-                continue
-            shape = self.shapes[self.keys.index(key)]
-            n = int(np.prod(shape)) if shape else 1
-            lo, hi = lows[at:at + n], highs[at:at + n]
-            at += n
-            if shape and np.all(lo == lo[0]) and np.all(hi == hi[0]):
-                parts.append(f"{key} ∈ {_interval(lo[0], hi[0])}^{'×'.join(map(str, shape))}")
-            elif shape:
-                parts.append(f"{key} ∈ " + " × ".join(_interval(a, b) for a, b in zip(lo, hi)))
-            else:
-                parts.append(f"{key} ∈ {_interval(lo[0], hi[0])}")
-        return ", ".join(parts)
-
-
-def _interval(low: float, high: float) -> str:
-    return "[{}, {}]".format(*interval_text(low, high))
-
-
-def _text(value) -> str:
-    """A fixed value as what it means: a float its shortest decimal (the ball of one ulp the backends make of it
-    holds that decimal), never rounded to fewer digits."""
-    if isinstance(value, np.ndarray):
-        return np.array2string(value, separator=", ", floatmode="unique")
-    if isinstance(value, (float, np.floating)):
-        return number_text(value)
-    return getattr(value, "name", None) or repr(value)
+        """The domain (or the box ``[lows, highs]`` of it) as text (:func:`~theorems.arithmetic.decimals.domain_text`)."""
+        return domain_text(order=self.order, shapes=dict(zip(self.keys, self.shapes)), fixed=self.fixed,
+                           lows=self.lows if lows is None else lows, highs=self.highs if highs is None else highs)
 
 
 def as_written(domain: Mapping[str, Any]) -> dict[str, Any]:

@@ -17,13 +17,13 @@ one graded evaluation on the whole base box (a cheap filter, not the proof), and
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
+from theorems.arithmetic.decimals import float_above, float_below
 from theorems.checker import screen
 from theorems.engine.prove.certificate import certificate_json, domain_spec
 from theorems.engine.prove.domain import interval_bounds, is_interval
@@ -86,17 +86,7 @@ def base_domain(domain: Mapping[str, Any], degrees: Mapping[str, int]) -> dict[s
 
 def _scaled(pair, factors, degree: int) -> tuple[float, float]:
     images = [Fraction(float(x)) * f ** degree for x in pair for f in factors]
-    return _down(min(images)), _up(max(images))
-
-
-def _down(value: Fraction) -> float:
-    x = float(value)
-    return math.nextafter(x, -math.inf) if Fraction(x) > value else x
-
-
-def _up(value: Fraction) -> float:
-    x = float(value)
-    return math.nextafter(x, math.inf) if Fraction(x) < value else x
+    return float_below(min(images)), float_above(max(images))
 
 
 def plausible(statement, domain: Mapping[str, Any], degrees: Mapping[str, int], slack: float) -> bool:

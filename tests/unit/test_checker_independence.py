@@ -1,6 +1,6 @@
 """The checker shares no bounding code with the prover. Statically: no module of ``theorems/checker`` imports
 (anywhere in its source, function bodies included) the prover (``theorems.engine.prove``), its jets, the search or the
-ball backend, or anything but the error tree, the argument checks, the decimals of an interval (printing) and its own
+ball backend, or anything but the error tree, the argument and file checks, the decimals of an interval (printing) and its own
 modules (the catalogue is above it: ``theorems.verify_proof`` looks a statement up there and passes it). At run time:
 with every bounding entry point of the prover made to raise, a certificate is still proved, so no call reaches
 them."""
@@ -14,7 +14,7 @@ from theorems import STATEMENTS
 PROVER = {"theorems.engine.prove", "theorems.arithmetic.box_jet", "theorems.arithmetic.ball",
           "theorems.arithmetic.ballarray", "theorems.arithmetic.ball_linalg", "theorems.arithmetic.precision",
           "theorems.engine.search"}
-ALLOWED = {"theorems.errors", "theorems.arithmetic.validation", "theorems.arithmetic.decimals"}
+ALLOWED = {"theorems.errors", "theorems.arithmetic.validation", "theorems.arithmetic.files", "theorems.arithmetic.decimals"}
 
 
 def _checker_imports() -> dict[str, set[str]]:

@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from theorems.arithmetic.validation import check_output_path
+from theorems.arithmetic.files import check_output_path
 from theorems.catalogue import STATEMENTS, select
 from theorems.app import ledger, profiles
 from theorems.app.verify import verify_proof

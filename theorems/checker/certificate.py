@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from theorems.arithmetic.decimals import domain_text
-from theorems.arithmetic.validation import check_text_file
+from theorems.arithmetic.files import check_text_file
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
 FORMAT = "theorems.proof-certificate"

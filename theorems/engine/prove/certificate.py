@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from theorems.arithmetic.validation import check_output_path
+from theorems.arithmetic.files import check_output_path
 from theorems.checker.certificate import FORMAT
 from theorems.checker import verify as checker
 from theorems.engine.prove.domain import interval_bounds, is_interval

@@ -11,8 +11,10 @@ name bound to one of those functions or modules, however and whenever it was bou
 ``np.linalg.eigvalsh``, ``from numpy.linalg import norm``), resolves to :func:`dispatching`: the original on
 anything that holds no ball, the ball form on balls. The substitution follows the side into the functions it calls
 by name (its helpers, their helpers, the project's modules it reaches them through, closures, default values,
-``functools.partial``, bound methods, imports inside a function), as long as they are code of the project (not of numpy, scipy, the standard library, another installed
-package, or this package's own machinery); a function that assigns a global (``global x``) runs as written.
+``functools.partial``, bound methods, imports inside a function), as long as they are code of the project (not of
+numpy, scipy, the standard library, another installed package, or this package's own machinery); a function that
+assigns a global (``global x``) runs as written. The mechanism is :class:`~theorems.arithmetic.rebinding.Rebinding`
+(the second enclosure's interval forms go through it too); this module gives it the table of the ball forms.
 
 >>> import scipy.special
 >>> from theorems.arithmetic.precision import balls

@@ -3,10 +3,9 @@
 For a statement ``small ≤ big`` (``lhs ≤ rhs``, or ``rhs ≤ lhs`` for ``>=``), ``prove`` encloses
 ``g = small − (1 + slack)·big`` on a box with the jets of :mod:`theorems.arithmetic.box_jet` (plain interval
 value ∩ mean-value form; the second-order form where that stalls: :mod:`~theorems.engine.prove.evaluate`), discards
-the box when
-``g ≤ 0`` is certain there, replaces a coordinate by its endpoint where ``g`` is certainly monotone in
-it (so a bound attained at a corner closes at once), and bisects the rest along the coordinate of
-largest ``|∂g|·width``. The float64 sides are evaluated at every box's centre (and at ``seed``-drawn
+the box when ``g ≤ 0`` is certain there, replaces a coordinate by its endpoint where ``g`` is certainly monotone in
+it (so a bound attained at a corner closes at once), and bisects the rest along the coordinate of largest
+``|∂g|·width``. The float64 sides are evaluated at every box's centre (and at ``seed``-drawn
 random points): a violation there goes to :func:`~theorems.engine.search.certify`, so a refutation
 is the same certified counterexample as :func:`~theorems.engine.search.check` reports.
 

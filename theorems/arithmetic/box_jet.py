@@ -337,15 +337,10 @@ def _reflected(rule, jet: BoxJet, number):
     return other if other is NotImplemented else rule(other, jet)
 
 
-def _both(a: BoxJet, b):
-    """``b`` lifted to ``a``'s order (``NotImplemented`` for what is no real number)."""
-    return a.lift(b)
-
-
 # the rules: one per primitive, for every order -------------------------------------------------------------------
 
 def add(a: BoxJet, b) -> BoxJet:
-    b = _both(a, b)
+    b = a.lift(b)  # a number becomes a constant of a's order; NotImplemented for no real number
     if b is NotImplemented:
         return b
     if a.order == 1:
@@ -355,7 +350,7 @@ def add(a: BoxJet, b) -> BoxJet:
 
 
 def subtract(a: BoxJet, b) -> BoxJet:
-    b = _both(a, b)
+    b = a.lift(b)
     if b is NotImplemented:
         return b
     if a.order == 1:
@@ -371,7 +366,7 @@ def negative(a: BoxJet) -> BoxJet:
 
 
 def multiply(a: BoxJet, b) -> BoxJet:
-    b = _both(a, b)
+    b = a.lift(b)
     if b is NotImplemented:
         return b
     value = a.value * b.value
@@ -390,7 +385,7 @@ def multiply(a: BoxJet, b) -> BoxJet:
 
 
 def divide(a: BoxJet, b) -> BoxJet:
-    b = _both(a, b)
+    b = a.lift(b)
     if b is NotImplemented:
         return b
     if a.order == 2:

@@ -27,7 +27,7 @@ from empirical.readings.claims import CLAIMS
 from empirical.readings.grid import valid_names
 from empirical.readings.table import summary
 from empirical.report import missing_fields, render
-from theorems.arithmetic.validation import check_json_file, check_output_path
+from theorems.arithmetic.files import check_json_file, check_output_path
 from theorems.errors import InvalidArgument
 
 

@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from empirical import compute_floor
-from theorems.arithmetic.validation import check_subset
+from theorems.app.arguments import check_subset
 from theorems.errors import InvalidArgument, ModelRunFailed
 
 PAPER_TABLE1 = {1: 24 * 60, 2: 37 * 60, 3: 17 * 3600 + 4 * 60, 4: 7 * 60, 5: 60}
@@ -291,7 +291,7 @@ def markdown(records: list[dict], *, scale: str) -> str:
 def check_output(path) -> Path:
     """``--out`` must be a writable file path (not a directory), checked before any computation."""
     try:
-        from theorems.arithmetic.validation import check_output_path  # the project's one output-path check (issue 10)
+        from theorems.arithmetic.files import check_output_path  # the project's one output-path check (issue 10)
     except ImportError:
         check_output_path = None
     if check_output_path is not None:

@@ -33,7 +33,7 @@ from empirical.heads.text import windows as text_windows
 from empirical.report import render
 from empirical.runner import ALGORITHMS, jsonable, run_algorithms
 from empirical.setup import Setup
-from theorems.arithmetic import validation
+from theorems.app import arguments as validation
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
 

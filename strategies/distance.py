@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 from strategies.logits import SHAPES, logits
 from strategies.spherical import uniform_sphere
-from theorems.arithmetic.validation import (check_choice, check_choices, check_drawn_size, check_generator, check_integer,
-                                            check_number, check_positive, check_work, validated_strategy)
+from strategies.arguments import check_drawn_size, validated_strategy
+from theorems.arithmetic.validation import (check_choice, check_choices, check_generator, check_integer, check_number, check_positive, check_work)
 
 EMBEDDING_SHAPES = ("free", "equal", "signs")
 """``free``: any rows in ``[−2, 2]^d``; ``equal``: every row the same vector (makes the fixed bound

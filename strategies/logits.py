@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from theorems.arithmetic.validation import (check_choices, check_drawn_size, check_integer, check_positive,
-                                            validated_strategy)
+from strategies.arguments import check_drawn_size, validated_strategy
+from theorems.arithmetic.validation import check_choices, check_integer, check_positive
 from theorems.errors import InvalidArgument
 
 SHAPES = ("free", "ties", "near-ties", "dominant", "extremes")

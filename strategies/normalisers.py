@@ -10,7 +10,8 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from strategies.temperatures import temperatures
-from theorems.arithmetic.validation import check_choice, validated_strategy
+from strategies.arguments import validated_strategy
+from theorems.arithmetic.validation import check_choice
 from theorems.maths import normalisers as nz
 
 FAMILIES = ("length-independent", "length-dependent", "exact-zeros", "any")

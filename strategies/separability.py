@@ -21,7 +21,8 @@ from hypothesis import strategies as st
 
 from strategies.logits import lengths, log_uniform, logits
 from strategies.sizes import top_n_sizes
-from theorems.arithmetic.validation import check_choice, check_integer, check_number, validated_strategy
+from strategies.arguments import validated_strategy
+from theorems.arithmetic.validation import check_choice, check_integer, check_number
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
 LAWS = ("uniform", "clustered", "antithetic")

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from theorems.arithmetic.validation import check_integer, check_number, validated_strategy
+from strategies.arguments import validated_strategy
+from theorems.arithmetic.validation import check_integer, check_number
 
 
 @validated_strategy

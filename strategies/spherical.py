@@ -14,7 +14,8 @@ from __future__ import annotations
 import numpy as np
 from hypothesis import strategies as st
 
-from theorems.arithmetic.validation import check_integer, check_positive, check_work, validated_strategy
+from strategies.arguments import validated_strategy
+from theorems.arithmetic.validation import check_integer, check_positive, check_work
 # the samplers live with the mathematics that needs them (maths is below strategies); re-exported here
 from theorems.errors import InvalidArgument
 from theorems.maths.spherical import min_pairwise_distance, min_pairwise_distances, uniform_sphere

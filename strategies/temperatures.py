@@ -10,7 +10,8 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from strategies.logits import log_uniform
-from theorems.arithmetic.validation import check_temperature, validated_strategy
+from strategies.arguments import validated_strategy
+from theorems.arithmetic.validation import check_temperature
 
 
 @validated_strategy

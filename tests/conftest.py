@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from theorems.engine import profiles
+from theorems.app import profiles
 
 profiles.load("dev")
 

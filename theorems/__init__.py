@@ -4,7 +4,7 @@
 >>> check(STATEMENTS["lemma1.upper"], max_examples=50, seed=0).found
 'holds'
 
-Every public name is loaded on first use (PEP 562), so that ``import theorems.engine.plugin`` (at every
+Every public name is loaded on first use (PEP 562), so that ``import theorems.app.plugin`` (at every
 pytest start, through the ``pytest11`` entry point) loads neither python-flint, mpmath nor the catalogue. The
 error classes (:mod:`theorems.errors`, which imports no project module) are exported here too.
 """
@@ -13,8 +13,9 @@ import importlib
 
 _WHERE = {
     "theorems.engine.derivation": ("Derivation", "Link", "Term", "expect", "gate"),
-    "theorems.engine.proof": ("Proof", "prove"),
-    "theorems.checker": ("ProofCheck", "verify_proof"),
+    "theorems.engine.prove": ("Proof", "prove"),
+    "theorems.checker": ("ProofCheck",),
+    "theorems.app.verify": ("verify_proof",),
     "theorems.engine.search": ("Certificate", "Counterexample", "Necessity", "SearchReport", "Tightness", "Verdict",
                                "certify", "check", "investigate", "necessity", "refute"),
     "theorems.engine.statement": ("Hypothesis", "Statement"),

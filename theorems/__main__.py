@@ -1,7 +1,7 @@
 import os
 import sys
 
-from theorems.cli import main
+from theorems.app.cli import main
 
 try:
     sys.exit(main())

@@ -25,7 +25,7 @@ written before the tree still catch what they caught::
 
 This module imports no module of the project (the lowest floor of ``docs/architecture.md``), so any module may
 raise from it; the classes are also importable where they were defined before (``theorems.arithmetic.validation``,
-``theorems.engine.search``, ``theorems.arithmetic.precision``, ``theorems.engine.sides``, ``theorems.engine.plugin``,
+``theorems.engine.search``, ``theorems.arithmetic.precision``, ``theorems.engine.sides``, ``theorems.app.plugin``,
 ``empirical.heads.*``) and from ``theorems``.
 
 >>> from theorems import TheoremsError

@@ -8,8 +8,8 @@ import re
 from pathlib import Path
 
 from theorems import STATEMENTS
-from theorems import cli
-from theorems.engine import profiles
+from theorems.app import cli
+from theorems.app import profiles
 
 ROOT = Path(__file__).resolve().parents[2]
 CI = (ROOT / ".ci" / "run").read_text(encoding="utf-8")

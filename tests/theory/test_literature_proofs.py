@@ -1,7 +1,7 @@
 """The literature bounds of ``test_literature_bounds.py`` proved on boxes at small ``L``, their 2 % mutants
 refuted by ``prove``. Sparsemax is enclosed without a sort (its threshold as a ``max`` of affine forms): its ratio
 is exactly 1 on an open region (both supports full, ``x − y ⟂ 1``). It is proved at slack ``1e-6`` since the dual
-norm's unit vector and quotients are enclosed to second order there (``theorems/arithmetic/dual.py``) and the line
+norm's unit vector and quotients are enclosed to second order there (``theorems/arithmetic/box_jet.py``) and the line
 where ``y``'s support changes is a bisection line of its parametrisation (a ``max`` tied on a box's edge is decided).
 
 Domains: logits ``x = (0, −gaps)`` (every vector up to a shift and a permutation, which the sides are
@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from test_literature_bounds import BOUNDS, _statement
 from theorems import Statement
-from theorems.engine.boxes import below_zero
-from theorems.engine.proof import SUITE_BOXES, prove
+from theorems.engine.prove.domain import below_zero
+from theorems.engine.prove import SUITE_BOXES, prove
 from theorems.maths.normalisers import softmax
 
 pytestmark = pytest.mark.theory

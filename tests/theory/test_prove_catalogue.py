@@ -9,8 +9,8 @@ import pytest
 
 from theorems import STATEMENTS
 from theorems.arithmetic.precision import F64
-from theorems.engine.boxes import Domain
-from theorems.engine.proof import SUITE_BOXES, prove
+from theorems.engine.prove.domain import Domain
+from theorems.engine.prove import SUITE_BOXES, prove
 
 pytestmark = pytest.mark.theory
 

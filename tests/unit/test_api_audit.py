@@ -2,7 +2,8 @@
 (NaN, inf, empty, wrong shape, negative, wrong type, complex, out of range), and demand a clear error.
 
 An outcome is one of: ``clear`` (raised by the project's own checks: the last frame of the traceback is in
-``theorems/arithmetic/validation.py``, or the message names the argument and is raised in ``theorems/`` or
+``theorems/arithmetic/validation.py``, ``theorems/arithmetic/files.py`` or ``strategies/arguments.py``, or the
+message names the argument and is raised in ``theorems/`` or
 ``strategies/``; argparse's usage error for a command line), ``dependency`` (any other traceback),
 ``silent`` (returned normally although the value is bad: a wrong number, or a strategy that accepted
 it) or ``hang`` (ran past the time limit or out of memory). The test fails on anything but ``clear``;
@@ -35,6 +36,9 @@ MODULES = ("theorems.maths.distance", "theorems.maths.separability", "theorems.m
            "theorems.figures.gradient", "theorems.figures.distance_bench", "theorems.figures",
            "theorems.arithmetic.validation", "strategies")
 LIMIT_S = 4.0
+CHECKS = tuple(os.sep.join(parts) for parts in (("theorems", "arithmetic", "validation.py"),
+                                                 ("theorems", "arithmetic", "files.py"), ("strategies", "arguments.py")))
+"""The project's own argument checks: an error raised there is clear by construction."""
 NAN, INF = float("nan"), float("inf")
 
 ALPHA = np.array([0.5, 0.3, 0.2])
@@ -386,7 +390,7 @@ def classify(name, argument, value, *, limit=LIMIT_S) -> tuple[str, str]:
         own = any(part in last for part in (f"theorems{os.sep}", f"strategies{os.sep}"))
         words = {argument, argument.lstrip("-")} | ({"--" + argument.replace("_", "-")} if argument != "argv" else set())
         names_it = any(w in str(error) for w in words) or (argument == "argv" and own)
-        if last.endswith(f"theorems{os.sep}arithmetic{os.sep}validation.py") or (own and names_it):
+        if last.endswith(CHECKS) or (own and names_it):
             return "clear", f"{type(error).__name__}: {error}"
         return "dependency", f"{type(error).__name__} at {Path(last).name}:{frames[-1].lineno if frames else '?'}: {error}"
     finally:

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import settings
 
 from theorems import STATEMENTS, check
-from theorems.engine import profiles
+from theorems.app import profiles
 
 THEOREM2 = [s for k, s in STATEMENTS.items() if k.startswith("theorem2.")]
 

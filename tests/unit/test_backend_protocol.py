@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from theorems.arithmetic import dual
+from theorems.arithmetic import box_jet
 from theorems.arithmetic.interval import IV, intervals
 from theorems.arithmetic.backend import MEMBERS, Backend, missing
 from theorems.arithmetic.precision import ARB, F64, MP, balls, lift
@@ -23,8 +23,8 @@ MATRIX = np.array([[3.0, 4.0], [1.0, -2.0]])
 
 def _duals(array: np.ndarray) -> np.ndarray:
     """Exact constant duals (no box coordinates) as a dual array."""
-    return np.array([dual.as_dual(balls(float(x)).arb) for x in array.ravel()],
-                    dtype=object).reshape(array.shape).view(dual.DualArray)
+    return np.array([box_jet.as_jet(balls(float(x)).arb) for x in array.ravel()],
+                    dtype=object).reshape(array.shape).view(box_jet.DualArray)
 
 
 def _point(number) -> tuple[float, float]:
@@ -35,7 +35,7 @@ BACKENDS = {  # backend, how a float64 array enters it, the interval one of its 
     "float64": (F64, lambda a: a, _point),
     "mpmath": (MP, lift, _point),
     "arb": (ARB, balls, lambda ball: (ball.lower, ball.upper)),
-    "dual": (dual.DUAL, _duals, lambda d: (float(d.value.lower()), float(d.value.upper()))),
+    "dual": (box_jet.DUAL, _duals, lambda d: (float(d.value.lower()), float(d.value.upper()))),
     "interval": (IV, intervals, lambda x: (x.lower, x.upper)),  # the cross-check's second enclosure
 }
 if torch is not None:

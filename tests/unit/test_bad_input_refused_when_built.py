@@ -7,8 +7,8 @@ from hypothesis.errors import InvalidArgument
 from strategies import logits
 from strategies.distance import embeddings, long_context_instances
 from theorems import Derivation, Link, Term
-from theorems.arithmetic.validation import check_output_path
-from theorems.cli import main
+from theorems.arithmetic.files import check_output_path
+from theorems.app.cli import main
 
 X = st.fixed_dictionaries({"x": st.floats(0, 1)})
 TERM = Term("x", lambda i, xp: i["x"])

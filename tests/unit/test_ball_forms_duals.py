@@ -20,7 +20,7 @@ from ball_forms_references import reference
 from hypothesis import given
 from hypothesis import strategies as st
 
-from theorems.arithmetic import dual
+from theorems.arithmetic import box_jet
 from theorems.arithmetic.ball_forms import forms
 from theorems.arithmetic.precision import ARB
 from theorems.errors import TheoremsError
@@ -60,7 +60,7 @@ def _point(centres, radii, t) -> list:
 
 def _on_box(centres, radii, build):
     """``build(coordinates)`` on the box at 128 bits (or what it raised)."""
-    with ARB.precision(128), dual.on_box([(flint.arb(c), flint.arb(r)) for c, r in zip(centres, radii)]) as xs:
+    with ARB.precision(128), box_jet.on_box([(flint.arb(c), flint.arb(r)) for c, r in zip(centres, radii)]) as xs:
         try:
             return build(xs)
         except DECLINES as error:
@@ -93,7 +93,7 @@ def _mp(value) -> mpmath.mpf:
     return mpmath.mpf((int(man), int(exp)))
 
 
-def _check_dual(name, result, f, centres, radii, points, original=None, kind=dual.Dual):
+def _check_dual(name, result, f, centres, radii, points, original=None, kind=box_jet.Dual):
     """The value, centre and gradient of ``result`` (a Dual, or a ``kind``: the Taylor form has them too) against
     ``f`` on the box; a raise is a decline."""
     if isinstance(result, BaseException):
@@ -229,11 +229,11 @@ def test_extrema_of_dual_arrays(name, box, constant):
              (lambda xs: xs[0], lambda xs: xs[0], lambda p: p[0]),
              (lambda xs: xs[1], lambda xs: constant, lambda p: choose(p[1], mp(constant)))]
     for left, right, f in pairs:
-        result = _on_box(centres, radii, lambda xs: ufunc(np.array([left(xs)], dtype=object).view(dual.DualArray),
-                                                          np.array([dual.as_dual(right(xs))], dtype=object))[0])
+        result = _on_box(centres, radii, lambda xs: ufunc(np.array([left(xs)], dtype=object).view(box_jet.DualArray),
+                                                          np.array([box_jet.as_jet(right(xs))], dtype=object))[0])
         _check_dual(name, result, f, centres, radii, points)
     result = _on_box(centres, radii, lambda xs: ufunc.reduce(
-        np.array([xs[0], xs[1], dual.as_dual(constant)], dtype=object).view(dual.DualArray)))
+        np.array([xs[0], xs[1], box_jet.as_jet(constant)], dtype=object).view(box_jet.DualArray)))
     _check_dual(f"{name}.reduce", result, lambda p: choose(choose(p[0], p[1]), mp(constant)), centres, radii, points)
 
 
@@ -284,7 +284,7 @@ def test_spectral_norm(box, matrices):
 
 def test_equality_is_a_claim_about_the_box():
     """``x == 0`` on a box holding 0 is undecided (it was Python's identity: False), ``0·x == 0`` holds everywhere."""
-    with ARB.precision(128), dual.on_box([(flint.arb(0), flint.arb(1))]) as (x,):
+    with ARB.precision(128), box_jet.on_box([(flint.arb(0), flint.arb(1))]) as (x,):
         with pytest.raises(TheoremsError):
             bool(x == 0)
         assert (0 * x == 0) is True and (x + 3 != 0) is True and (x == x) is True

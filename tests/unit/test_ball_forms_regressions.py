@@ -12,7 +12,7 @@ import test_ball_forms_scipy as special
 from ball_forms_check import BITS, check, evaluate, mp, on_balls
 from ball_forms_references import check_elementwise
 
-from theorems.arithmetic import dual
+from theorems.arithmetic import box_jet
 from theorems.arithmetic.ball_forms import find
 from theorems.arithmetic.precision import ARB, Ball, balls
 from theorems.errors import TheoremsError
@@ -119,7 +119,7 @@ def test_the_reported_kl_identity():
 
 def test_dual_equality_is_decided_on_the_box():
     """``x == 0`` on the box [-1, 1] was Python's identity, False; ``0·x == 0`` was False too."""
-    with ARB.precision(128), dual.on_box([(flint.arb(0), flint.arb(1))]) as (x,):
+    with ARB.precision(128), box_jet.on_box([(flint.arb(0), flint.arb(1))]) as (x,):
         with pytest.raises(TheoremsError):
             bool(x == 0)
         assert (0 * x == 0) is True

@@ -32,7 +32,7 @@ from hypothesis import strategies as st
 from test_ball_forms_duals import (COMPARE, DECLINES, EXTREMA, POINT_BITS, UNARY, _at, _check_claim, _check_dual,
                                    _exact, _mp, _operator_parts, _overlaps, _scalar, _slope_pairs, boxes)
 
-from theorems.arithmetic import taylor
+from theorems.arithmetic import box_jet
 from theorems.arithmetic.ball_forms import forms, replaced
 from theorems.arithmetic.precision import ARB
 
@@ -53,7 +53,7 @@ slope still shows, far above it."""
 
 def _on_box(centres, radii, build):
     """``build(coordinates)`` on the box at 128 bits, as Taylor forms (or what it raised)."""
-    with ARB.precision(128), taylor.on_box([(flint.arb(c), flint.arb(r)) for c, r in zip(centres, radii)]) as xs:
+    with ARB.precision(128), box_jet.on_box([(flint.arb(c), flint.arb(r)) for c, r in zip(centres, radii)], order=2) as xs:
         try:
             return build(xs)
         except DECLINES as error:
@@ -83,7 +83,7 @@ def _check_taylor(name, result, f, centres, radii, points, original=None):
     """All the enclosures of ``result`` (a Taylor) against ``f`` on the box; a raise is a decline."""
     if isinstance(result, BaseException):
         return
-    _check_dual(name, result, f, centres, radii, points, original, kind=taylor.Taylor)
+    _check_dual(name, result, f, centres, radii, points, original, kind=box_jet.Taylor)
     values = _Values(f, centres, radii)
     where = f"{name} on the box {list(zip(centres, radii))}"
     _check_slope(where, result, values)
@@ -304,11 +304,11 @@ def test_extrema_of_taylor_arrays(name, box, constant):
              (lambda xs: xs[0], lambda xs: xs[0], lambda p: p[0]),
              (lambda xs: xs[1], lambda xs: constant, lambda p: choose(p[1], mp(constant)))]
     for left, right, f in pairs:
-        result = _on_box(centres, radii, lambda xs: ufunc(np.array([left(xs)], dtype=object).view(taylor.TaylorArray),
-                                                          np.array([taylor.as_taylor(right(xs))], dtype=object))[0])
+        result = _on_box(centres, radii, lambda xs: ufunc(np.array([left(xs)], dtype=object).view(box_jet.TaylorArray),
+                                                          np.array([box_jet.as_jet(right(xs), box_jet.Taylor)], dtype=object))[0])
         _check_taylor(name, result, f, centres, radii, points)
     result = _on_box(centres, radii, lambda xs: ufunc.reduce(
-        np.array([xs[0], xs[1], taylor.as_taylor(constant)], dtype=object).view(taylor.TaylorArray)))
+        np.array([xs[0], xs[1], box_jet.as_jet(constant, box_jet.Taylor)], dtype=object).view(box_jet.TaylorArray)))
     _check_taylor(f"{name}.reduce", result, lambda p: choose(choose(p[0], p[1]), mp(constant)), centres, radii, points)
 
 
@@ -345,7 +345,7 @@ def test_spectral_norm_declines(box):
     centres, radii, _ = box
     result = _on_box(centres, radii, lambda xs: FORMS["TAYLOR.spectral_norm"].on_balls(
         np.array([[xs[0], 1], [xs[1], 2]], dtype=object)))
-    assert isinstance(result, taylor.NotSmooth), result
+    assert isinstance(result, box_jet.NotSmooth), result
 
 
 @pytest.mark.slow  # Hypothesis over every form; the quick run keeps the fixed boxes below
@@ -393,7 +393,7 @@ def _composite_reference(function):
 
 
 def _composite_forms(function):
-    return lambda xs: _scalar(function(taylor.TAYLOR, xs[0], xs[1]))
+    return lambda xs: _scalar(function(box_jet.TAYLOR, xs[0], xs[1]))
 
 
 @pytest.mark.parametrize("name", COMPOSITES)
@@ -419,17 +419,18 @@ def test_composites_on_fixed_boxes(name, box):
     centres, radii = SMALL_BOXES[box]
     function = COMPOSITES[name]
     result = _on_box(centres, radii, _composite_forms(function))
-    assert isinstance(result, taylor.Taylor), result
+    assert isinstance(result, box_jet.Taylor), result
     _check_taylor(name, result, _composite_reference(function), centres, radii, _slope_pairs(2, FIXED_POINTS))
 
 
 # too-narrow variants are caught -----------------------------------------------------------------------------------
 
-WRONG_EXP = np.frompyfunc(taylor._unary(flint.arb.exp, lambda x, fx: fx, lambda x, fx: 0 * fx, increasing=True), 1, 1)
+WRONG_EXP = box_jet.elementwise(box_jet.Unary(flint.arb.exp, lambda x, fx: fx, lambda x, fx: 0 * fx, increasing=True),
+                                 box_jet.Taylor)
 """``exp`` with ``exp'' = 0``: its Hessian claims ``exp`` is affine on the box."""
 
-WRONG_TANH = np.frompyfunc(taylor._unary(flint.arb.tanh, lambda x, fx: 1 - fx * fx,
-                                         lambda x, fx: 2 * fx * (1 - fx * fx), increasing=True), 1, 1)
+WRONG_TANH = box_jet.elementwise(box_jet.Unary(flint.arb.tanh, lambda x, fx: 1 - fx * fx,
+                                                lambda x, fx: 2 * fx * (1 - fx * fx), increasing=True), box_jet.Taylor)
 """``tanh`` with the sign of ``tanh''`` flipped: convex where it is concave."""
 
 WRONG = {"TAYLOR.exp": (WRONG_EXP, mpmath.exp, [0.5], [0.5]), "TAYLOR.tanh": (WRONG_TANH, mpmath.tanh, [1.0], [0.5])}
@@ -443,7 +444,7 @@ def test_a_wrong_second_derivative_is_caught(name, part):
 
     def run():
         result = _on_box(centres, radii, lambda xs: _scalar(FORMS[name].on_balls(xs[0])))
-        assert isinstance(result, taylor.Taylor), result
+        assert isinstance(result, box_jet.Taylor), result
         values = _Values(lambda p: exact(p[0]), centres, radii)
         where = f"{name} on {centres} ± {radii}"
         if part == "hessian":
@@ -460,11 +461,11 @@ def test_a_wrong_second_derivative_is_caught(name, part):
 
 def test_a_product_without_its_cross_term_is_caught(monkeypatch):
     """``∇²(uv)`` without ``∇u∇vᵀ + ∇v∇uᵀ``: ``x·y``'s mixed second derivative 1 claimed 0."""
-    multiply = taylor.Taylor.__mul__
+    multiply = box_jet.Taylor.__mul__
 
     def narrow(u, v):
         product = multiply(u, v)
-        if isinstance(v, taylor.Taylor):
+        if isinstance(v, box_jet.Taylor):
             n = len(product.gradient)
             product.hessian = tuple(tuple(u.hessian[k][l] * v.value + u.value * v.hessian[k][l] for l in range(n))
                                     for k in range(n))
@@ -473,7 +474,7 @@ def test_a_product_without_its_cross_term_is_caught(monkeypatch):
     centres, radii = [0.5, -0.25], [0.25, 0.5]
     f = lambda p: p[0] * p[1]  # noqa: E731
     _check_taylor("x*y", _on_box(centres, radii, lambda xs: xs[0] * xs[1]), f, centres, radii, FIXED_POINTS)
-    monkeypatch.setattr(taylor.Taylor, "__mul__", narrow)
+    monkeypatch.setattr(box_jet.Taylor, "__mul__", narrow)
     result = _on_box(centres, radii, lambda xs: xs[0] * xs[1])
     with pytest.raises(AssertionError, match="mixed difference"):
         _check_hessian("x*y", result, _Values(f, centres, radii), FIXED_POINTS)
@@ -482,7 +483,7 @@ def test_a_product_without_its_cross_term_is_caught(monkeypatch):
 def test_a_slope_claimed_at_a_corner_is_caught():
     """``slope`` holding ``∂f`` at a corner instead of the centre: the slope check sees it."""
     centres, radii = [0.5], [0.5]
-    result = _on_box(centres, radii, lambda xs: taylor.exp(xs[0]))
+    result = _on_box(centres, radii, lambda xs: box_jet.UNARY["exp"](xs[0]))
     result.slope = (flint.arb(1).exp(),)
     with pytest.raises(AssertionError, match="outside slope"):
         _check_slope("exp", result, _Values(lambda p: mpmath.exp(p[0]), centres, radii))

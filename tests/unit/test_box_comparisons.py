@@ -10,10 +10,7 @@ import flint
 import numpy as np
 import pytest
 
-from theorems.arithmetic.dual import DualArray
-from theorems.arithmetic.dual import on_box as dual_box
-from theorems.arithmetic.taylor import TaylorArray
-from theorems.arithmetic.taylor import on_box as taylor_box
+from theorems.arithmetic.box_jet import DualArray, TaylorArray, on_box
 from theorems.checker.jet import Box
 from theorems.checker.jet import on_box as jet_box
 from theorems.checker.space import as_jet_array
@@ -55,9 +52,9 @@ def _on_box(kind: str, lows, highs, f):
     if kind == "jet":
         with jet_box(Box([Fraction(a) for a in lows], [Fraction(b) for b in highs])) as coordinates:
             return f(as_jet_array(np.array(coordinates, dtype=object)))
-    enter, view = {"dual": (dual_box, DualArray), "taylor": (taylor_box, TaylorArray)}[kind]
+    order, view = {"dual": (1, DualArray), "taylor": (2, TaylorArray)}[kind]
     intervals = [((flint.arb(a) + flint.arb(b)) / 2, (flint.arb(b) - flint.arb(a)) / 2) for a, b in zip(lows, highs)]
-    with enter(intervals) as coordinates:
+    with on_box(intervals, order=order) as coordinates:
         return f(np.array(coordinates, dtype=object).view(view))
 
 

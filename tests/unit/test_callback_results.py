@@ -8,7 +8,7 @@ import pytest
 from hypothesis import strategies as st
 
 from theorems import InvalidArgument, Statement, check
-from theorems.engine.proof import prove
+from theorems.engine.prove import prove
 
 SCALAR = st.fixed_dictionaries({"x": st.floats(0, 1)})
 

@@ -8,8 +8,8 @@ import pytest
 
 from checker_certificates import certificate, write
 from theorems import STATEMENTS, InvalidArgument, InvalidArgumentType, TheoremsError
-from theorems.checker import verify_proof
-from theorems.cli import main
+from theorems import verify_proof
+from theorems.app.cli import main
 
 GOOD = certificate("corollary3.row.corrected", {"gaps": [(0.0, 10.0)], "T": 1.0})
 

@@ -10,7 +10,7 @@ import pytest
 
 from checker_certificates import certificate, tiling, write
 from theorems import STATEMENTS
-from theorems.cli import main
+from theorems.app.cli import main
 
 ROW = STATEMENTS["corollary3.row.corrected"]
 

@@ -9,7 +9,7 @@ import pytest
 
 from checker_certificates import certificate, tiling, write
 from theorems import STATEMENTS
-from theorems.checker import verify_proof
+from theorems import verify_proof
 
 FROBENIUS = STATEMENTS["corollary3.frobenius.corrected"]
 DOMAIN = {"gaps": [(0.0, 4.0)], "T": (0.8, 1.25)}  # T on an interval, genuinely (no reduction)

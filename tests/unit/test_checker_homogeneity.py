@@ -9,7 +9,7 @@ import pytest
 
 from checker_certificates import certificate, tiling, write
 from theorems import STATEMENTS
-from theorems.checker import verify_proof
+from theorems import verify_proof
 
 FROBENIUS = STATEMENTS["corollary3.frobenius.corrected"]
 DOMAIN = {"gaps": [(0.0, 2.0)], "T": (0.5, 2.0)}

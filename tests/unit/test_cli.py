@@ -6,7 +6,7 @@ import json
 import pytest
 
 from theorems import STATEMENTS
-from theorems import cli
+from theorems.app import cli
 
 
 def test_list_shows_every_statement(capsys):
@@ -64,7 +64,7 @@ def test_help_explains_itself(capsys):
 
 
 def test_ledger_probes_hypotheses_only_of_statements_that_hold():
-    from theorems.engine import ledger
+    from theorems.app import ledger
     entries = ledger.collect([STATEMENTS["corollary1.own-key.upper"], STATEMENTS["lemma1.upper"]], max_examples=30, seed=0)
     refuted, holds = entries
     assert refuted.necessities == () and {n.hypothesis for n in holds.necessities} == {"positive", "length-independent", "bounded"}

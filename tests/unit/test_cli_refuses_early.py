@@ -2,8 +2,8 @@
 
 import pytest
 
-from theorems import cli
-from theorems.engine import ledger
+from theorems.app import cli
+from theorems.app import ledger
 
 
 def _no_work(*args, **kwargs):

@@ -15,7 +15,7 @@ from theorems import EngineInconsistency, Statement, certify
 from theorems.arithmetic.interval import Interval, interval_bits
 from theorems.arithmetic.precision import Ball
 from theorems.engine.derivation import Derivation, Link, Term, gate
-from theorems.engine.proof import prove
+from theorems.engine.prove import prove
 from theorems.engine.search.crosscheck import FloatSides, cross_check, disagreement
 
 

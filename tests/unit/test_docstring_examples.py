@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("theorems", "strategies", "empirical")
+PACKAGES = ("theorems", "strategies", "empirical", "benchmarks")
 
 
 def _module_name(path: Path) -> str:

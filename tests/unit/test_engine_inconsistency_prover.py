@@ -5,7 +5,7 @@ import pytest
 
 from theorems import STATEMENTS, EngineInconsistency
 from theorems.arithmetic import ball_forms
-from theorems.engine.proof import SUITE_BOXES, prove
+from theorems.engine.prove import SUITE_BOXES, prove
 
 EXP = ball_forms.find("DUAL.exp").ball_form
 

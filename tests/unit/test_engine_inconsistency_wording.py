@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from theorems import Statement, check
 from theorems.arithmetic import ball_forms
-from theorems.engine import ledger
+from theorems.app import ledger
 from theorems.engine.derivation import describe_verdict
 
 EXP = ball_forms.find("np.exp").ball_form

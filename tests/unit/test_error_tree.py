@@ -35,7 +35,7 @@ OLD_HOMES = {  # where each class was defined before the tree: that import must 
     "InvalidArgument": "theorems.arithmetic.validation", "IllDefined": "theorems.engine.search",
     "Undecided": "theorems.arithmetic.precision", "NoBallForm": "theorems.arithmetic.precision",
     "SideError": "theorems.engine.sides", "SideValueError": "theorems.engine.sides", "SlowSide": "theorems.engine.sides",
-    "TheoryFailure": "theorems.engine.plugin", "ModelUnavailableError": "empirical.heads.loading",
+    "TheoryFailure": "theorems.app.plugin", "ModelUnavailableError": "empirical.heads.loading",
     "NoAttentionError": "empirical.heads.loading", "ExtractionMismatch": "empirical.heads.extraction",
     "NoOutputProjectionError": "empirical.heads.projections",
 }

@@ -4,7 +4,7 @@ import pytest
 
 from theorems import STATEMENTS
 from theorems.engine.derivation import expect
-from theorems.engine.plugin import defined_names
+from theorems.app.plugin import defined_names
 
 
 @pytest.mark.parametrize("bad, message", [

@@ -11,21 +11,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("theorems", "strategies", "empirical")
 
-FLOORS = (  # low to high; the first matching prefix decides (so the entry points come before their folders)
+FLOORS = (  # low to high: one floor per package (a module's floor is its package's), no exception
     ("theorems.errors", -1),  # the error tree: it imports no project module, so every module may raise from it
-    ("theorems.arithmetic", 0),  # the ground floor: validation, the xp backends, balls, duals, tensors
+    ("theorems.arithmetic", 0),  # the ground floor: the numeric checks, the xp backends, balls, the prover's jets
     ("theorems.maths", 1),
     ("strategies", 2),
-    ("theorems.checker.", 3),  # its modules re-check a certificate over the arithmetic only, sharing no prover code
-    ("theorems.engine.proof_bench", 8),  # an entry point (python -m ...): it proves catalogue statements
-    ("theorems.engine", 4),  # search, prove, ledger, plugin: over the arithmetic (and the checker, for proofs)
+    ("theorems.checker", 3),  # re-checks a certificate over the arithmetic only, sharing no prover code
+    ("theorems.engine", 4),  # statements as data, the search, the prover (over the arithmetic and the checker)
     ("theorems.statements", 5),
     ("theorems.catalogue", 6),  # imports every statement module
-    ("theorems.checker", 7),  # the package's verify_proof(path): the statement looked up in the catalogue by id
     ("theorems.figures", 7),
-    ("theorems.cli", 8),  # the entry points: the CLI passes the statements' proofs to the ledger
-    ("theorems.__main__", 8),
-    ("theorems", 8),  # the public API (`from theorems import ...`): above all it re-exports
+    ("theorems.app", 8),  # the application layer: CLI, ledger, pytest plugin, profiles, verify_proof by id
+    ("theorems", 8),  # the public API (`from theorems import ...`, `python -m theorems`): above all it re-exports
     ("empirical", 9),
 )
 
@@ -34,8 +31,8 @@ KNOWN_CIRCLES: list[list[str]] = []  # none: a new circle fails; an entry here w
 
 
 def floor(module: str) -> int:
-    for prefix, level in FLOORS:  # a prefix ending in "." names a package's modules, not the package itself
-        if module == prefix or module.startswith(prefix if prefix.endswith(".") else prefix + "."):
+    for prefix, level in FLOORS:
+        if module == prefix or module.startswith(prefix + "."):
             return level
     raise LookupError(f"{module} has no floor in FLOORS: add one")
 

@@ -17,8 +17,8 @@ from theorems.engine.search.enclosure import side_enclosure
 SECOND_ENCLOSURE = ("theorems.arithmetic.interval", "theorems.arithmetic.interval_linalg",
                     "theorems.engine.search.enclosure")
 BALL_CODE = {"theorems.arithmetic.ball", "theorems.arithmetic.ballarray", "theorems.arithmetic.ball_linalg",
-             "theorems.arithmetic.ball_forms", "theorems.arithmetic.precision", "theorems.arithmetic.dual",
-             "theorems.arithmetic.taylor", "theorems.engine.search.balls", "theorems.engine.search.decide"}
+             "theorems.arithmetic.ball_forms", "theorems.arithmetic.precision", "theorems.arithmetic.box_jet",
+             "theorems.engine.search.balls", "theorems.engine.search.decide"}
 
 
 def test_the_interval_modules_import_no_ball_code():

@@ -10,7 +10,7 @@ from hypothesis import settings
 
 from theorems import STATEMENTS
 from theorems.arithmetic import precision
-from theorems.engine import ledger, profiles
+from theorems.app import ledger, profiles
 from theorems.statements.proofs import gate_all, ledger_section
 
 ROOT = Path(__file__).resolve().parents[2]

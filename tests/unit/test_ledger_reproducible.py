@@ -5,7 +5,7 @@ import dataclasses
 import pytest
 
 from theorems import STATEMENTS
-from theorems.engine import ledger
+from theorems.app import ledger
 from theorems.statements.proofs import ledger_section
 
 

@@ -25,7 +25,7 @@ def test_the_catalogue_and_the_engine_do_not_import_the_model_stack():
 
 
 def test_the_plugin_module_imports_nothing_heavy():
-    assert _loaded("import theorems.engine.plugin") == set()
+    assert _loaded("import theorems.app.plugin") == set()
 
 
 def test_a_pytest_session_without_theory_tests_loads_no_engine(tmp_path):

@@ -21,11 +21,11 @@ TEST_MODULE = re.findall(r"```python\n(.*?)```", DOCS.read_text(encoding="utf-8"
 
 
 def _installed() -> bool:
-    return any(ep.value == "theorems.engine.plugin" for ep in importlib.metadata.entry_points(group="pytest11"))
+    return any(ep.value == "theorems.app.plugin" for ep in importlib.metadata.entry_points(group="pytest11"))
 
 
 def test_entry_point_is_declared():
-    assert '[project.entry-points.pytest11]\ntheorems = "theorems.engine.plugin"' in PYPROJECT.read_text(encoding="utf-8")
+    assert '[project.entry-points.pytest11]\ntheorems = "theorems.app.plugin"' in PYPROJECT.read_text(encoding="utf-8")
 
 
 def test_downstream_project_gates_its_statements_and_derivation(tmp_path):

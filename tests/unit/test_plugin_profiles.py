@@ -7,7 +7,7 @@ import pytest
 from hypothesis import settings
 
 from downstream import BOUND, project, pytest_run
-from theorems.engine import profiles
+from theorems.app import profiles
 
 USER_CI = BOUND.replace("from theorems import", "from hypothesis import settings\n"
                         "settings.register_profile('ci', max_examples=7)\nfrom theorems import")

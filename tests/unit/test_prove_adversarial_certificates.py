@@ -10,8 +10,8 @@ import pytest
 
 from checker_certificates import write
 from theorems import STATEMENTS
-from theorems.checker import verify_proof
-from theorems.engine.proof import prove
+from theorems import verify_proof
+from theorems.engine.prove import prove
 
 FROBENIUS = STATEMENTS["corollary3.frobenius.corrected"]
 DOMAIN = {"gaps": [(0.0, 4.0)], "T": (0.8, 1.25)}  # T a coordinate of the box (no reduction)

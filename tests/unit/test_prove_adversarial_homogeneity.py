@@ -6,8 +6,8 @@ its graded evaluation refuses the non-homogeneous side taken there."""
 
 import dataclasses
 
-from theorems.checker import verify_proof
-from theorems.engine.proof import SUITE_BOXES, prove
+from theorems import verify_proof
+from theorems.engine.prove import SUITE_BOXES, prove
 from user_bounds import spectral
 
 DOMAIN = {"gaps": [(0.0, 10.0)], "T": (0.5, 2.0)}

@@ -8,8 +8,8 @@ import pytest
 
 from adversarial_sides import BRANCHES, domain, statement
 from checker_certificates import certificate, write
-from theorems.checker import verify_proof
-from theorems.engine.proof import prove
+from theorems import verify_proof
+from theorems.engine.prove import prove
 
 
 def _grid(space: dict, pieces: int) -> list[dict]:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from theorems import STATEMENTS
-from theorems.engine.proof import prove
+from theorems.engine.prove import prove
 
 LEMMA = STATEMENTS["lemma1.upper"]
 # on raw logits (no parametrisation, no default domain) its side picks the top two by a float64 argsort

@@ -4,10 +4,10 @@ the proof says so (``Proof.checker``), with its domain as data (``Proof.box``) a
 import json
 
 from theorems import STATEMENTS
-from theorems.checker import verify_proof
+from theorems import verify_proof
 from theorems.checker.certificate import FORMAT
-from theorems.engine.proof import prove
-from theorems.engine.proof_certificate import METHODS
+from theorems.engine.prove import prove
+from theorems.engine.prove.certificate import METHODS
 
 ENTRY = STATEMENTS["corollary3.entry.corrected"]
 

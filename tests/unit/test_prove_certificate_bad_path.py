@@ -6,7 +6,7 @@ import time
 import pytest
 
 from theorems import STATEMENTS
-from theorems.engine.proof import prove
+from theorems.engine.prove import prove
 from theorems.errors import InvalidArgument
 
 MOTIVATING = STATEMENTS["corollary3.motivating.corrected"]  # ~10 s to prove: an error after the work would show

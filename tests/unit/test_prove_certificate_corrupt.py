@@ -7,8 +7,8 @@ import json
 import pytest
 
 from theorems import STATEMENTS
-from theorems.checker import verify_proof
-from theorems.engine.proof import prove
+from theorems import verify_proof
+from theorems.engine.prove import prove
 
 ROW = STATEMENTS["corollary3.row.corrected"]
 

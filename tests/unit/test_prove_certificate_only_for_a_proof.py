@@ -7,8 +7,9 @@ import dataclasses
 import pytest
 
 from theorems import STATEMENTS
-from theorems.engine import proof_certificate, proof_reduction
-from theorems.engine.proof import prove
+from theorems.engine.prove import certificate as proof_certificate
+from theorems.engine.prove import reduction as proof_reduction
+from theorems.engine.prove import prove
 from user_bounds import spectral
 
 ROW = STATEMENTS["corollary3.row.corrected"]

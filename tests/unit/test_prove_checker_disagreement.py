@@ -5,8 +5,8 @@ import dataclasses
 
 from theorems import STATEMENTS
 from theorems.checker.verify import verify_proof
-from theorems.engine import proof_certificate
-from theorems.engine.proof import prove
+from theorems.engine.prove import certificate as proof_certificate
+from theorems.engine.prove import prove
 
 ROW = STATEMENTS["corollary3.row.corrected"]
 DOMAIN = {"gaps": [(0.0, 10.0)], "T": 1.0}

@@ -2,7 +2,7 @@
 
 import json
 
-from theorems.cli import main
+from theorems.app.cli import main
 
 
 def test_check_prove_prints_the_proved_domain(capsys):

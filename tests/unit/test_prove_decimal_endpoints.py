@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from theorems import Statement
 from theorems.arithmetic.decimals import interval_text, outward
-from theorems.checker import verify_proof
-from theorems.engine.proof import prove
+from theorems import verify_proof
+from theorems.engine.prove import prove
 
 FLOAT_TENTH = 3602879701896397
 """``fl(0.1) = FLOAT_TENTH / 2⁵⁵``, just above 1/10: the sides below build it exactly (integers and a power of 2)."""

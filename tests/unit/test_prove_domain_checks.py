@@ -8,8 +8,8 @@ import pytest
 from hypothesis import strategies as st
 
 from theorems import STATEMENTS, Statement
-from theorems.engine import proof as proof_module
-from theorems.engine.proof import prove
+from theorems.engine.prove import run
+from theorems.engine.prove import prove
 from theorems.errors import InvalidArgument
 
 ROW = STATEMENTS["corollary3.row.corrected"]
@@ -21,8 +21,8 @@ def no_search(monkeypatch):
     """A refused domain must be refused before the search: reaching it fails the test."""
     def reached(*args, **kwargs):
         raise AssertionError("the search started")
-    monkeypatch.setattr(proof_module, "_search_on", reached)
-    monkeypatch.setattr(proof_module, "_reduced", reached)
+    monkeypatch.setattr(run, "search_on", reached)
+    monkeypatch.setattr(run, "_reduced", reached)
 
 
 @pytest.mark.parametrize("domain, message", [

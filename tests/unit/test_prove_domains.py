@@ -6,7 +6,7 @@ import pytest
 
 from theorems import STATEMENTS
 from theorems.arithmetic.decimals import outward
-from theorems.engine.proof import SUITE_BOXES, prove
+from theorems.engine.prove import SUITE_BOXES, prove
 
 ON_T = ["corollary3.spectral.corrected", "corollary3.frobenius.corrected", "corollary3.row.corrected",
         "corollary3.entry.corrected", "corollary1.max-key.upper", "corollary1.max-key.lower",

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from theorems import STATEMENTS
-from theorems.arithmetic import dual
+from theorems.arithmetic import box_jet
 from theorems.arithmetic.precision import ARB, F64, Undecided, balls
-from theorems.engine.boxes import Domain, dual_instance
+from theorems.engine.prove.domain import Domain, jet_instance
 
 IDS = ["lemma1.upper", "corollary1.max-key.lower", "corollary3.frobenius.corrected",
        "corollary3.spectral.corrected", "corollary3.entry.corrected", "corollary3.finite-difference.corrected",
@@ -31,19 +31,19 @@ def _check_enclosures(statement, *, boxes=8, seed=0):
     for _ in range(boxes):
         a, b = rng.uniform(domain.lows, domain.highs), rng.uniform(domain.lows, domain.highs)
         lows, highs = np.minimum(a, b), np.maximum(a, b)
-        with ARB.precision(128), dual_instance(domain, lows, highs) as instance:
+        with ARB.precision(128), jet_instance(domain, lows, highs, order=1) as instance:
             if statement.parameters is not None:
-                instance = statement.parameters(instance, dual.DUAL)
+                instance = statement.parameters(instance, box_jet.DUAL)
             for side in ("lhs", "rhs"):
                 function = statement.lhs if side == "lhs" else statement.rhs
                 try:
-                    enclosed = np.atleast_1d(np.asarray(function(instance, dual.DUAL), dtype=object)).ravel()
+                    enclosed = np.atleast_1d(np.asarray(function(instance, box_jet.DUAL), dtype=object)).ravel()
                 except Undecided:  # e.g. a square root of a ball reaching 0: prove bisects such a box
                     continue
                 x, y = rng.uniform(lows, highs), rng.uniform(lows, highs)
                 at_x, at_y = _side_at(statement, domain, x, side), _side_at(statement, domain, y, side)
                 for e, fx, fy in zip(enclosed, at_x, at_y):
-                    if not isinstance(e, dual.Dual):
+                    if not isinstance(e, box_jet.Dual):
                         continue
                     assert e.value.overlaps(fx.arb), f"{statement.id} {side}: {fx} outside {e.value}"
                     slope = sum((g * float(d) for g, d in zip(e.gradient, y - x)), 0 * e.value)
@@ -57,23 +57,23 @@ def test_dual_enclosures_contain_the_ball_values(statement_id):
 
 def test_a_too_narrow_exp_is_caught(monkeypatch):
     def narrow(x):
-        wide = dual.exp(x)
+        wide = box_jet.UNARY["exp"](x)
         wide.value = wide.centre  # the value at the box's centre claimed for the whole box: unsound
         return wide
-    monkeypatch.setattr(dual.DUAL, "exp", np.frompyfunc(narrow, 1, 1))
+    monkeypatch.setattr(box_jet.DUAL, "exp", np.frompyfunc(narrow, 1, 1))
     with pytest.raises(AssertionError, match="outside"):
         _check_enclosures(STATEMENTS["corollary3.frobenius.corrected"])
 
 
 def test_a_too_narrow_square_is_caught(monkeypatch):
-    square = dual.Dual.__pow__
+    square = box_jet.Dual.__pow__
 
     def narrow(self, n):
         wide = square(self, n)
         if n == 2:
             wide.value = wide.value.intersection(wide.centre.union(flint.arb(0)))  # clipped at the centre's square
         return wide
-    monkeypatch.setattr(dual.Dual, "__pow__", narrow)
+    monkeypatch.setattr(box_jet.Dual, "__pow__", narrow)
     with pytest.raises(AssertionError, match="outside"):
         _check_enclosures(STATEMENTS["corollary3.entry.corrected"], boxes=32)
 
@@ -91,7 +91,7 @@ def _check_spectral_norm(spectral_norm, *, boxes=20, seed=0):
         a, b = rng.uniform(-2, 2, 2), rng.uniform(-2, 2, 2)
         lows, highs = np.minimum(a, b), np.maximum(a, b)
         intervals = [(flint.arb((lo + hi) / 2), flint.arb((hi - lo) / 2)) for lo, hi in zip(lows, highs)]
-        with ARB.precision(128), dual.on_box(intervals) as (x, y):
+        with ARB.precision(128), box_jet.on_box(intervals) as (x, y):
             enclosed = spectral_norm(np.array(_matrix(x, y), dtype=object))
         p, q = rng.uniform(lows, highs), rng.uniform(lows, highs)
         at_p, at_q = (np.linalg.norm(np.array(_matrix(*point), dtype=float), 2) for point in (p, q))
@@ -103,13 +103,13 @@ def _check_spectral_norm(spectral_norm, *, boxes=20, seed=0):
 
 
 def test_dual_spectral_norm_encloses_float64_svds_of_a_full_rank_matrix():
-    _check_spectral_norm(dual.spectral_norm)
+    _check_spectral_norm(box_jet.spectral_norm)
 
 
 @pytest.mark.parametrize("part", ["value", "gradient"])
 def test_a_too_narrow_spectral_norm_is_caught(part):
     def narrow(matrix):
-        wide = dual.spectral_norm(matrix)
+        wide = box_jet.spectral_norm(matrix)
         if part == "value":
             wide.value = wide.centre  # the centre's norm claimed for the whole box: unsound
         else:
@@ -121,9 +121,9 @@ def test_a_too_narrow_spectral_norm_is_caught(part):
 
 def test_a_too_narrow_spectral_norm_is_caught_on_the_statement(monkeypatch):
     def narrow(matrix):
-        wide = dual.spectral_norm(matrix)
+        wide = box_jet.spectral_norm(matrix)
         wide.value = wide.centre
         return wide
-    monkeypatch.setattr(dual.DUAL, "spectral_norm", narrow)
+    monkeypatch.setattr(box_jet.DUAL, "spectral_norm", narrow)
     with pytest.raises(AssertionError, match="outside"):
         _check_enclosures(STATEMENTS["corollary3.spectral.corrected"])

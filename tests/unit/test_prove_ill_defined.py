@@ -4,7 +4,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from theorems import Statement
-from theorems.engine.proof import SUITE_BOXES, prove
+from theorems.engine.prove import SUITE_BOXES, prove
 
 _LOG = dict(paper_ref="-", reading="-", formula="log x <= x", relation="<=", expected="holds", reason="-",
             instances=st.fixed_dictionaries({"x": st.floats(0.1, 2).map(np.float64)}),

@@ -9,9 +9,9 @@ from types import SimpleNamespace
 import pytest
 
 from theorems import STATEMENTS
-from theorems.cli import main
-from theorems.engine import ledger, plugin
-from theorems.engine import proof as proof_module
+from theorems.app.cli import main
+from theorems.app import ledger, plugin
+from theorems.engine.prove import prove, state
 
 ROW = STATEMENTS["corollary3.row.corrected"]  # 73 boxes through the reduction, T ∈ [0.05, 20]
 
@@ -19,7 +19,7 @@ ROW = STATEMENTS["corollary3.row.corrected"]  # 73 boxes through the reduction, 
 def _slow(patch) -> None:
     """Every clock reading of the prover 1,000 s after the one before."""
     readings = iter(range(10 ** 9))
-    patch.setattr(proof_module, "time", SimpleNamespace(perf_counter=lambda: 1000.0 * next(readings)))
+    patch.setattr(state, "time", SimpleNamespace(perf_counter=lambda: 1000.0 * next(readings)))
 
 
 @pytest.fixture
@@ -61,5 +61,5 @@ def test_the_plugins_proof_does_not_depend_on_the_machines_speed(slow_machine):
 
 
 def test_a_time_limit_stays_a_users_option(slow_machine):
-    proof = proof_module.prove(ROW, max_seconds=60)
+    proof = prove(ROW, max_seconds=60)
     assert proof.status == "undecided" and "time limit" in proof.detail, proof.describe()

@@ -5,7 +5,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from theorems import Statement, check
-from theorems.engine.proof import SUITE_BOXES, prove
+from theorems.engine.prove import SUITE_BOXES, prove
 
 # e^x ≤ 1 + x + x² is true for 0 ≤ x ≤ 1.5 (the strategy's range) and false beyond x ≈ 1.79
 QUADRATIC = Statement(

@@ -6,7 +6,7 @@ import dataclasses
 
 from theorems import STATEMENTS
 from theorems.arithmetic.decimals import outward
-from theorems.engine.proof import SUITE_BOXES, prove
+from theorems.engine.prove import SUITE_BOXES, prove
 
 SPECTRAL = STATEMENTS["corollary3.spectral.corrected"]
 

@@ -7,7 +7,7 @@ import flint
 import numpy as np
 import pytest
 
-from theorems.arithmetic import dual
+from theorems.arithmetic import box_jet
 from theorems.maths import normalisers
 from theorems.maths.normalisers import sparsemax
 
@@ -20,12 +20,12 @@ def _check_sparsemax(*, length=3, boxes=40, seed=0):
         a, b = rng.uniform(-2, 2, length), rng.uniform(-2, 2, length)
         lows, highs = np.minimum(a, b), np.maximum(a, b)
         intervals = [(flint.arb((lo + hi) / 2), flint.arb((hi - lo) / 2)) for lo, hi in zip(lows, highs)]
-        with dual.on_box(intervals) as coordinates:
-            enclosed = sparsemax()(np.array(coordinates, dtype=object).view(dual.DualArray), xp=dual.DUAL)
+        with box_jet.on_box(intervals) as coordinates:
+            enclosed = sparsemax()(np.array(coordinates, dtype=object).view(box_jet.DualArray), xp=box_jet.DUAL)
         p, q = rng.uniform(lows, highs), rng.uniform(lows, highs)
         at_p, at_q = sparsemax()(p), sparsemax()(q)
         for e, fp, fq in zip(enclosed, at_p, at_q):
-            e = dual.as_dual(e)
+            e = box_jet.as_jet(e)
             for value in (fp, fq):
                 assert e.value.lower() - TOLERANCE <= value <= e.value.upper() + TOLERANCE, \
                     f"sparsemax {value} outside {e.value}"
@@ -42,9 +42,9 @@ def test_dual_sparsemax_agrees_with_the_sorted_threshold_at_points():
     rng = np.random.default_rng(1)
     for _ in range(50):
         z = rng.uniform(-2, 2, 4)
-        with dual.on_box([(flint.arb(float(x)), flint.arb(0)) for x in z]) as coordinates:
-            weights = sparsemax()(np.array(coordinates, dtype=object).view(dual.DualArray), xp=dual.DUAL)
-        assert np.allclose([float(dual.as_dual(w).value.mid()) for w in weights], sparsemax()(z), atol=1e-12)
+        with box_jet.on_box([(flint.arb(float(x)), flint.arb(0)) for x in z]) as coordinates:
+            weights = sparsemax()(np.array(coordinates, dtype=object).view(box_jet.DualArray), xp=box_jet.DUAL)
+        assert np.allclose([float(box_jet.as_jet(w).value.mid()) for w in weights], sparsemax()(z), atol=1e-12)
 
 
 def test_a_threshold_missing_supports_is_caught(monkeypatch):

@@ -11,9 +11,11 @@ import pytest
 
 from theorems import STATEMENTS
 from theorems.arithmetic.precision import working_bits
-from theorems.arithmetic.taylor import TAYLOR, NotSmooth, on_box
-from theorems.engine import proof
-from theorems.engine.boxes import Domain
+from theorems.arithmetic.box_jet import TAYLOR, NotSmooth, on_box
+from theorems.engine import prove as proof
+from theorems.engine.prove import evaluate
+from theorems.engine.prove.state import BranchAndBound
+from theorems.engine.prove.domain import Domain
 
 FINITE_DIFFERENCE = STATEMENTS["corollary3.finite-difference.corrected"]
 ON_T = {"logits": [(-1.5, 0.0), (0.0, 0.0)], "T": (0.8, 1.25), "eps": 1.0, "v": np.array([1.0, -1.0])}
@@ -22,15 +24,15 @@ RIDGE = (np.array([-0.7081, 0.0, 0.5]), np.array([-0.7061, 0.0, 0.502]))
 
 
 def _upper(form):
-    search = proof._Search(FINITE_DIFFERENCE, Domain.parse({**ON_T, "T": (0.1, 10.0)}), 1e-6)
+    search = BranchAndBound(statement=FINITE_DIFFERENCE, domain=Domain.parse({**ON_T, "T": (0.1, 10.0)}), slack=1e-6)
     with working_bits(128):
-        g, _, _ = proof._evaluate(search, *RIDGE, form)
+        g, _, _ = evaluate.evaluate(search, *RIDGE, form)
     return float(g[0].value.upper())
 
 
 def test_on_a_box_across_the_ridge_only_the_second_order_form_proves_the_bound():
-    assert _upper(proof.MEAN_VALUE) > 1e-6  # ∇g(box)·r: the gradient's enclosure is as wide as the box
-    assert _upper(proof.TAYLOR2) <= 0  # ∇g(c) ≈ 0 and ∇²g ≼ 0 across the ridge: g ≤ −slack + O(r³)
+    assert _upper(evaluate.MEAN_VALUE) > 1e-6  # ∇g(box)·r: the gradient's enclosure is as wide as the box
+    assert _upper(evaluate.TAYLOR2) <= 0  # ∇g(c) ≈ 0 and ∇²g ≼ 0 across the ridge: g ≤ −slack + O(r³)
 
 
 def test_the_finite_difference_on_a_temperature_interval_is_proved_with_taylor_boxes(tmp_path):
@@ -53,7 +55,7 @@ def test_without_the_second_order_form_the_same_proof_needs_many_more_boxes():
 
 
 def test_a_kink_inside_the_box_declines_the_second_order_form():
-    with on_box([(flint.arb(0), flint.arb("0.5")), (flint.arb(0), flint.arb(1))]) as (x, y):
+    with on_box([(flint.arb(0), flint.arb("0.5")), (flint.arb(0), flint.arb(1))], order=2) as (x, y):
         with pytest.raises(NotSmooth):
             TAYLOR.max(np.array([x, y], dtype=object))  # x − y changes sign on the box
         with pytest.raises(NotSmooth):

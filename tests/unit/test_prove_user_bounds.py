@@ -4,7 +4,7 @@ docs/proofs.md: well inside the suite's box budget); their 2 % mutants refuted w
 import pytest
 
 from theorems.arithmetic.decimals import outward
-from theorems.engine.proof import SUITE_BOXES, prove
+from theorems.engine.prove import SUITE_BOXES, prove
 from user_bounds import lse, spectral
 
 CASES = {

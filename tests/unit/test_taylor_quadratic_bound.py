@@ -7,7 +7,7 @@ import flint
 from hypothesis import given
 from hypothesis import strategies as st
 
-from theorems.arithmetic.taylor import _most
+from theorems.arithmetic.box_jet import quadratic_top
 
 REALS = st.floats(-1e3, 1e3, allow_subnormal=False)
 
@@ -26,6 +26,6 @@ def _fraction(ball) -> Fraction:
 
 @given(p=REALS, a=REALS, r=st.floats(1e-6, 1e3))
 def test_the_bound_is_above_the_exact_maximum(p, a, r):
-    bound = _most(flint.arb(p), flint.arb(a), flint.arb(r))
+    bound = quadratic_top(flint.arb(p), flint.arb(a), flint.arb(r))
     assert _fraction(bound) >= _exact_max(Fraction(p), Fraction(a), Fraction(r))
 

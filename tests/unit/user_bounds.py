@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 from theorems import Statement
-from theorems.engine.boxes import below_zero
+from theorems.engine.prove.domain import below_zero
 from theorems.statements.gradient.corollary3 import jacobian
 
 

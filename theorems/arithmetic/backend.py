@@ -2,7 +2,7 @@
 
 A statement's sides and a normaliser's ``F`` are written once against ``xp`` and evaluated with every backend:
 :data:`~theorems.arithmetic.precision.F64` (the search), :data:`~theorems.arithmetic.precision.MP` (cross-checks),
-:data:`~theorems.arithmetic.precision.ARB` (the certification), :data:`~theorems.arithmetic.dual.DUAL` (proofs on a box)
+:data:`~theorems.arithmetic.precision.ARB` (the certification), :data:`~theorems.arithmetic.box_jet.DUAL` (proofs on a box)
 and :data:`~theorems.maths.gradient.TORCH` (automatic differentiation). The members below are exactly those the
 code calls on ``xp`` (``xp.<name>`` in ``theorems/statements``, ``theorems/maths`` and the engine's sides and
 certifier); everything else a side computes goes through numpy on the backend's arrays. ``pi`` is on every

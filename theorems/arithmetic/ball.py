@@ -14,32 +14,16 @@ True
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import decimal
 import functools
 import numbers
-from typing import Any
+from typing import Any, ClassVar
 
 import flint
 import numpy as np
 
 from theorems.errors import InvalidArgument, InvalidArgumentType, NoBallForm, TheoremsError, Undecided
-
-_ARRAY_TYPE: list[type] = []
-"""The ball array type, :class:`theorems.arithmetic.ballarray.BallArray`, registered by that module when it loads
-(:func:`use_array_type`): it builds on this module, so this module cannot import it without an import circle."""
-
-
-def use_array_type(array_type: type) -> None:
-    """Make ``array_type`` the array a lone :class:`Ball` takes in a numpy ufunc (called once, by ``ballarray``)."""
-    _ARRAY_TYPE[:] = [array_type]
-
-
-def _array_type() -> type:
-    if not _ARRAY_TYPE:
-        raise TheoremsError("no ball array type: import theorems.arithmetic.precision (the ball backend), which registers "
-                           "it, before computing with balls")
-    return _ARRAY_TYPE[0]
-
 
 class Ball:
     """A real number known to lie in a ball ``[mid ± rad]`` (python-flint's ``arb``), with sound comparisons.
@@ -142,10 +126,23 @@ class Ball:
         ``np.linalg.eigvalsh(M)[1].item()`` and ``np.sum(x).item()`` read the same in float64 and in balls)."""
         return self
 
+    array_type: ClassVar[type | None] = None
+    """The ball array type, :class:`theorems.arithmetic.ballarray.BallArray`, which that module registers once, when
+    it loads (:meth:`use_array_type`): it builds on this module, so this module cannot import it without an import
+    circle."""
+
+    @classmethod
+    def use_array_type(cls, array_type: type) -> None:
+        """Make ``array_type`` the array a lone ball takes in a numpy ufunc (called once, by ``ballarray``)."""
+        cls.array_type = array_type
+
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         # a lone ball in a ufunc (np.exp(ball), scipy.special.expit(ball), np.float64(2) * ball) takes the ball
         # array's sound path; numpy would otherwise make a plain object array of it
-        array = _array_type()
+        array = Ball.array_type
+        if array is None:
+            raise TheoremsError("no ball array type: import theorems.arithmetic.precision (the ball backend), which "
+                                "registers it, before computing with balls")
         inputs = tuple(_zero_d(x).view(array) if isinstance(x, Ball) else x for x in inputs)
         result = getattr(ufunc, method)(*inputs, **kwargs)
         return result[()] if isinstance(result, np.ndarray) and result.ndim == 0 else result
@@ -240,7 +237,8 @@ def _zero_d(ball) -> np.ndarray:
     return array
 
 
-_ESCAPES: list[list[str]] = []
+_ESCAPES: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("ball_escapes", default=None)
+"""The innermost :func:`escapes` block's record (``None``: no block open, nothing kept)."""
 
 
 @contextlib.contextmanager
@@ -248,11 +246,11 @@ def escapes():
     """Record the exact balls turned into doubles while the block runs (``float(i["x"])``, ``math.exp(i["x"])``):
     what a side computes from them afterwards is float64 arithmetic, outside the balls."""
     seen: list[str] = []
-    _ESCAPES.append(seen)
+    token = _ESCAPES.set(seen)
     try:
         yield seen
     finally:
-        _ESCAPES.pop()
+        _ESCAPES.reset(token)
 
 
 def _exact_double(value, operation: str) -> float:
@@ -260,8 +258,9 @@ def _exact_double(value, operation: str) -> float:
     if value.is_exact() and value.is_finite():
         double = float(value.mid())
         if flint.arb(double) == value:
-            if _ESCAPES:
-                _ESCAPES[-1].append(operation)
+            seen = _ESCAPES.get()
+            if seen is not None:
+                seen.append(operation)
             return double
     raise NoBallForm(f"{operation} of {value}", "it would drop the ball's radius (float(), math.*, np.asarray(..., "
                                                 "float) call it); compute with xp (xp.exp, xp.log, ...) or numpy on "
@@ -434,18 +433,19 @@ def ball_log(x):
     return from_arb(value.log())
 
 
-_NOTES: list[list[str]] = []
+_NOTES: contextvars.ContextVar[list[str] | None] = contextvars.ContextVar("ball_enclosure_notes", default=None)
+"""The innermost :func:`enclosure_notes` block's notes (``None``: no block open, nothing kept)."""
 
 
 @contextlib.contextmanager
 def enclosure_notes():
     """Collect how sides that are not plain ball arithmetic were enclosed (for a counterexample's ``method``)."""
     notes: list[str] = []
-    _NOTES.append(notes)
+    token = _NOTES.set(notes)
     try:
         yield notes
     finally:
-        _NOTES.pop()
+        _NOTES.reset(token)
 
 
 def root_of_squares(values) -> "flint.arb":
@@ -479,8 +479,9 @@ def ball_spectral_norm(matrix) -> Ball:
                                            for j in range(len(entries[0]))))
     infinity = functools.reduce(flint.arb.max, (sum((abs(x) for x in row), flint.arb(0)) for row in entries))
     upper = frobenius.upper().min((one * infinity).nonnegative_part().sqrt().upper())
-    if _NOTES:
-        _NOTES[-1].append("spectral norm enclosed in balls between ‖Jv‖/‖v‖ (v: float64 top singular vector; "
+    notes = _NOTES.get()
+    if notes is not None:
+        notes.append("spectral norm enclosed in balls between ‖Jv‖/‖v‖ (v: float64 top singular vector; "
                           "a lower bound) and min(‖J‖_F, √(‖J‖_1‖J‖_∞)) (an upper bound)")
     # the hull of [lower.lower, upper]: every number in it is at most the true norm's upper bound
     return from_arb(lower.lower().union(upper))

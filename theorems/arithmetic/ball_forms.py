@@ -4,9 +4,9 @@ A *ball form* is the code that runs when a numpy or scipy function, a backend op
 balls (or, for proofs, duals); its *original* is the float64 function a side means. :func:`forms` lists them
 all, read from the tables the dispatch itself uses (``ballarray._SOUND`` and ``_NATIVE``, the reductions they
 allow, ``ballarray.SCIPY_FORMS``, ``ball_linalg.FUNCTIONS`` with ``VECTOR_NORMS`` and ``MATRIX_NORMS``, the
-``ARB``, ``DUAL`` and ``TAYLOR`` backends, the methods of :class:`~theorems.arithmetic.ball.Ball`,
-:class:`~theorems.arithmetic.dual.Dual` and :class:`~theorems.arithmetic.taylor.Taylor` that numpy's object loops and
-Python's operators call, ``dual._SOUND`` and ``taylor._SOUND``),
+``ARB``, ``DUAL`` and ``TAYLOR`` backends, the methods of :class:`~theorems.arithmetic.ball.Ball` and of the prover's
+jets of order 1 and 2, :class:`~theorems.arithmetic.box_jet.Dual` and :class:`~theorems.arithmetic.box_jet.Taylor`,
+that numpy's object loops and Python's operators call, and the sound extrema of their arrays),
 so the list cannot drift from what runs. The differential tests (``tests/unit/test_ball_forms_*.py``) check
 every entry against its original, and a test fails when an entry has none; :func:`replaced` swaps one entry
 for a while (to show that a wrong form is caught).
@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from theorems.arithmetic import ball_linalg, ballarray, dual, taylor
+from theorems.arithmetic import ball_linalg, ballarray, box_jet
 from theorems.arithmetic.ball import Ball
 from theorems.arithmetic.ball_namespace import substitute
 from theorems.arithmetic.precision import ARB, F64
@@ -64,9 +64,10 @@ class Form:
 def forms() -> tuple[Form, ...]:
     """Every ball form, sorted by family and name (a fresh tuple: the tables may change)."""
     found = [*_ufuncs(), *_native(), *_reductions(), *_scipy(), *_linalg(), *_backend("ARB", ARB, "backend"),
-             *_methods(Ball, "ball method"), *_ball_ufunc_methods(), *_backend("DUAL", dual.DUAL, "dual"),
-             *_methods(dual.Dual, "dual"), *_dual_ufuncs(), *_backend("TAYLOR", taylor.TAYLOR, "taylor"),
-             *_methods(taylor.Taylor, "taylor"), *_taylor_ufuncs()]
+             *_methods(Ball, "ball method"), *_ball_ufunc_methods(), *_backend("DUAL", box_jet.DUAL, "dual"),
+             *_methods(box_jet.Dual, "dual"), *_jet_ufuncs(box_jet.DualArray, "dual"),
+             *_backend("TAYLOR", box_jet.TAYLOR, "taylor"), *_methods(box_jet.Taylor, "taylor"),
+             *_jet_ufuncs(box_jet.TaylorArray, "taylor")]
     return tuple(sorted(found, key=lambda form: (form.family, form.name)))
 
 
@@ -223,12 +224,9 @@ def _on_object_array(ufunc) -> Callable:
     return call
 
 
-def _dual_ufuncs() -> list[Form]:
-    return [Form(f"DualArray {_ufunc_name(u)}", "dual", u, u, dual._SOUND, u) for u in dual._SOUND]
-
-
-def _taylor_ufuncs() -> list[Form]:
-    return [Form(f"TaylorArray {_ufunc_name(u)}", "taylor", u, u, taylor._SOUND, u) for u in taylor._SOUND]
+def _jet_ufuncs(array: type, family: str) -> list[Form]:
+    """The sound extrema of one order's jet arrays (``np.maximum`` … on a ``DualArray`` or ``TaylorArray``)."""
+    return [Form(f"{array.__name__} {_ufunc_name(u)}", family, u, u, array.sound, u) for u in array.sound]
 
 
 __all__ = ["Form", "find", "forms", "replaced"]

@@ -11,8 +11,10 @@ name bound to one of those functions or modules, however and whenever it was bou
 ``np.linalg.eigvalsh``, ``from numpy.linalg import norm``), resolves to :func:`dispatching`: the original on
 anything that holds no ball, the ball form on balls. The substitution follows the side into the functions it calls
 by name (its helpers, their helpers, the project's modules it reaches them through, closures, default values,
-``functools.partial``, bound methods, imports inside a function), as long as they are code of the project (not of numpy, scipy, the standard library, another installed
-package, or this package's own machinery); a function that assigns a global (``global x``) runs as written.
+``functools.partial``, bound methods, imports inside a function), as long as they are code of the project (not of
+numpy, scipy, the standard library, another installed package, or this package's own machinery); a function that
+assigns a global (``global x``) runs as written. The mechanism is :class:`~theorems.arithmetic.rebinding.Rebinding`
+(the second enclosure's interval forms go through it too); this module gives it the table of the ball forms.
 
 >>> import scipy.special
 >>> from theorems.arithmetic.precision import balls
@@ -26,13 +28,7 @@ True
 
 from __future__ import annotations
 
-import builtins
-import dis
 import functools
-import sysconfig
-import threading
-import types
-import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -42,13 +38,7 @@ import numpy as np
 from theorems.arithmetic import ballarray
 from theorems.arithmetic.ball import Ball, NoBallForm
 from theorems.arithmetic.ballarray import BallArray
-
-_MACHINERY = ("theorems.arithmetic", "theorems.engine", "theorems.checker")
-"""The suite's own modules whose code is never rewritten: the ball forms call numpy's and scipy's originals."""
-
-_LIBRARIES = tuple(sorted({path for key, path in sysconfig.get_paths().items()
-                           if key in ("stdlib", "platstdlib", "purelib", "platlib")}))
-"""The interpreter's library folders (the standard library, site-packages): code there is not the project's."""
+from theorems.arithmetic.rebinding import ModuleView, Rebinding, Table
 
 
 def holds_balls(value) -> bool:
@@ -94,32 +84,7 @@ def dispatching(original: Callable, on_balls: Callable) -> Callable:
     return dispatch
 
 
-class _ModuleView(types.ModuleType):
-    """A module as a side sees it on balls: each attribute resolved by :func:`resolve` (``np.linalg`` to the view of
-    ``numpy.linalg``, ``scipy.special.softmax`` to its dispatching form), everything else the module's own. A
-    library's view (``fixed``: numpy's, scipy's attributes are not rebound) keeps what it resolved; a project
-    module's reads the module at each lookup."""
-
-    def __init__(self, module: types.ModuleType, *, fixed: bool = False) -> None:
-        super().__init__(module.__name__, module.__doc__)
-        for own in ("__package__", "__loader__", "__spec__"):  # ModuleType sets them to None: the module's instead
-            vars(self).pop(own, None)
-        vars(self)["_module"], vars(self)["_fixed"] = module, fixed
-
-    def __getattr__(self, name: str) -> Any:
-        value = resolve(getattr(vars(self)["_module"], name))
-        if vars(self)["_fixed"]:
-            vars(self)[name] = value  # found directly next time (a miss costs an AttributeError)
-        return value
-
-    def __dir__(self):
-        return dir(vars(self)["_module"])
-
-    def __repr__(self) -> str:
-        return f"<module {self.__name__!r}, as sides see it on balls>"
-
-
-def _linalg_substitutes() -> dict[int, tuple[Any, Any]]:
+def _linalg_substitutes() -> Table:
     table = {}
     for name in dir(np.linalg):
         original = getattr(np.linalg, name)
@@ -130,13 +95,13 @@ def _linalg_substitutes() -> dict[int, tuple[Any, Any]]:
     return table
 
 
-def _scipy_substitutes() -> dict[int, tuple[Any, Any]]:
+def _scipy_substitutes(rebinding: Rebinding) -> Table:
     try:
         import scipy
         import scipy.special as special
     except ImportError:  # scipy is optional
         return {}
-    table = {id(m): (m, _ModuleView(m, fixed=True)) for m in (scipy, special)}
+    table = {id(m): (m, ModuleView(m, rebinding, fixed=True)) for m in (scipy, special)}
     for name in dir(special):
         original = getattr(special, name)
         if name in ballarray.SCIPY_FORMS:
@@ -146,14 +111,18 @@ def _scipy_substitutes() -> dict[int, tuple[Any, Any]]:
     return table
 
 
-@functools.lru_cache(maxsize=1)
-def _substitutes() -> dict[int, tuple[Any, Any]]:
-    """``id(original) → (original, substitute)`` for every function and module a side's names are resolved from (the
-    original kept, so that an id reused by another object is never mistaken for it)."""
-    table = {id(m): (m, _ModuleView(m, fixed=True)) for m in (np, np.linalg)}
+def _substitutes(rebinding: Rebinding) -> Table:
+    """Every function and module a side's names are resolved from on balls: ``np`` and ``np.linalg`` (views), each
+    ``np.linalg`` function, ``scipy`` and ``scipy.special`` (views), scipy's Python functions with a ball form and its
+    ufuncs."""
+    table = {id(m): (m, ModuleView(m, rebinding, fixed=True)) for m in (np, np.linalg)}
     table.update(_linalg_substitutes())
-    table.update(_scipy_substitutes())
+    table.update(_scipy_substitutes(rebinding))
     return table
+
+
+ON_BALLS = Rebinding("on balls", _substitutes)
+"""The rebinding of a side evaluated on balls."""
 
 
 def substitute(original: Any) -> Any:
@@ -162,92 +131,12 @@ def substitute(original: Any) -> Any:
     >>> substitute(np.linalg.norm) is np.linalg.norm, substitute(np.linalg.norm).__wrapped__ is np.linalg.norm
     (False, True)
     """
-    found = _substitutes().get(id(original))
-    return found[1] if found is not None and found[0] is original else original
+    return ON_BALLS.substitute(original)
 
 
 def resolve(value: Any) -> Any:
-    """``value`` as a side evaluated on balls sees it: a registered function or module's substitute, a function of the
-    project's own code run by :func:`on_balls`, the same for a partial's or a bound method's function; anything else
-    unchanged."""
-    found = _substitutes().get(id(value))
-    if found is not None and found[0] is value:
-        return found[1]
-    if isinstance(value, types.FunctionType):
-        return on_balls(value) if _followed(value) else value
-    if isinstance(value, types.ModuleType):
-        return _project_module_view(value)
-    if isinstance(value, types.MethodType) and isinstance(value.__func__, types.FunctionType):
-        return types.MethodType(resolve(value.__func__), value.__self__)
-    if isinstance(value, functools.partial):
-        return functools.partial(resolve(value.func), *map(resolve, value.args),
-                                 **{k: resolve(v) for k, v in value.keywords.items()})
-    return value
-
-
-def _followed(function: types.FunctionType) -> bool:
-    """Whether the substitution follows a side into ``function``: the project's code (a test module, a helper, a
-    statement of the catalogue), not a library's nor the ball forms' own."""
-    return _projects(getattr(function, "__module__", None) or "", function.__code__.co_filename)
-
-
-def _projects(module: str, filename: str) -> bool:
-    if module.startswith(_MACHINERY) or module.split(".")[0] in ("numpy", "scipy"):
-        return False
-    return module.startswith("theorems.") or not filename.startswith(_LIBRARIES)
-
-
-_VIEWS: dict[int, tuple[types.ModuleType, _ModuleView]] = {}
-
-
-def _project_module_view(module: types.ModuleType) -> types.ModuleType:
-    """A module of the project (a helper module the side reaches as ``helpers.kl(...)``) seen through a view whose
-    functions are followed; any other module unchanged."""
-    found = _VIEWS.get(id(module))
-    if found is not None and found[0] is module:
-        return found[1]
-    filename = getattr(module, "__file__", None)
-    if not isinstance(filename, str) or not _projects(module.__name__, filename):
-        return module
-    view = _ModuleView(module)
-    _VIEWS[id(module)] = (module, view)
-    return view
-
-
-class _Names(dict):
-    """A function's globals as seen on balls: every lookup reads the module's own globals (at the time of the lookup, so
-    that nothing goes stale) and resolves the value. The dict itself holds only what Python reads from it directly:
-    ``__builtins__`` (with :func:`_import`, so that an ``import`` inside the function resolves too) and the names
-    ``import`` reads to find a package."""
-
-    __slots__ = ("_globals",)
-
-    def __init__(self, module_globals: dict) -> None:
-        super().__init__({key: module_globals[key] for key in ("__name__", "__package__", "__spec__", "__file__")
-                          if key in module_globals}, __builtins__=_BUILTINS)
-        self._globals = module_globals
-
-    def __getitem__(self, name: str) -> Any:
-        return resolve(self._globals[name])
-
-    def get(self, name: str, default: Any = None) -> Any:
-        return resolve(self._globals[name]) if name in self._globals else default
-
-    def __contains__(self, name: object) -> bool:
-        return name in self._globals
-
-
-def _import(name, globals=None, locals=None, fromlist=(), level=0):  # noqa: A002 - builtins.__import__'s signature
-    return resolve(builtins.__import__(name, globals, locals, fromlist, level))
-
-
-_BUILTINS = dict(vars(builtins), __import__=_import)
-
-_CLONES: "weakref.WeakKeyDictionary[types.FunctionType, types.FunctionType]" = weakref.WeakKeyDictionary()
-_COPYING = threading.RLock()
-_PENDING: dict = {}
-"""Copies being filled, for the thread that holds ``_COPYING`` (a function that calls itself meets its own copy);
-a copy enters ``_CLONES``, which other threads read, only once it is whole."""
+    """``value`` as a side evaluated on balls sees it (:meth:`~theorems.arithmetic.rebinding.Rebinding.resolve`)."""
+    return ON_BALLS.resolve(value)
 
 
 def on_balls(function: Callable) -> Callable:
@@ -262,74 +151,7 @@ def on_balls(function: Callable) -> Callable:
     >>> on_balls(lambda x: sp.logsumexp(x))(balls(np.array([0.0, 0.0]))).arb.contains(flint.arb(2).log())
     True
     """
-    if not isinstance(function, types.FunctionType):
-        if isinstance(function, (types.MethodType, functools.partial)):
-            return resolve(function)
-        call = getattr(type(function), "__call__", None)
-        if isinstance(call, types.FunctionType) and not isinstance(function, type):
-            return types.MethodType(on_balls(call), function)
-        return function
-    clone = _CLONES.get(function)
-    if clone is None:
-        with _COPYING:
-            clone = _CLONES.get(function) or _PENDING.get(function)
-            if clone is None:
-                clone = _copy(function) if not _assigns_globals(function.__code__) else function
-                _PENDING[function] = clone
-                try:
-                    _fill(function, clone)
-                finally:
-                    del _PENDING[function]
-                _CLONES[function] = clone
-    return clone
+    return ON_BALLS.rebound(function)
 
 
-def _copy(function: types.FunctionType) -> types.FunctionType:
-    """``function``'s code over :class:`_Names`; its closure's cells that hold something resolved are fresh (filled by
-    :func:`_fill` once the copy is pending, so that a function that calls itself meets its copy)."""
-    cells = function.__closure__
-    if cells is not None:
-        cells = tuple(types.CellType() if _resolvable(cell) else cell for cell in cells)
-    clone = types.FunctionType(function.__code__, _Names(function.__globals__), function.__name__, None, cells)
-    clone.__qualname__, clone.__doc__, clone.__module__ = function.__qualname__, function.__doc__, function.__module__
-    clone.__dict__.update(function.__dict__)
-    return clone
-
-
-def _resolvable(cell) -> bool:
-    """Whether a closure cell gets a fresh one in the copy: it holds a function (its copy, if followed, is made only
-    when the copy is filled: the function may be the one being copied) or a registered function or module."""
-    try:
-        value = cell.cell_contents
-    except ValueError:  # an empty cell (a name of the enclosing scope not yet bound)
-        return False
-    if isinstance(value, (types.FunctionType, types.MethodType, functools.partial)):
-        return True
-    found = _substitutes().get(id(value))
-    return found is not None and found[0] is value
-
-
-def _fill(function: types.FunctionType, clone: types.FunctionType) -> None:
-    if clone is function:
-        return
-    for mine, theirs in zip(clone.__closure__ or (), function.__closure__ or ()):
-        if mine is not theirs:
-            mine.cell_contents = resolve(theirs.cell_contents)
-    clone.__defaults__ = tuple(map(resolve, function.__defaults__)) if function.__defaults__ else function.__defaults__
-    clone.__kwdefaults__ = ({k: resolve(v) for k, v in function.__kwdefaults__.items()}
-                            if function.__kwdefaults__ else function.__kwdefaults__)
-
-
-_WRITES = {"STORE_GLOBAL", "DELETE_GLOBAL"}
-
-
-@functools.lru_cache(maxsize=4096)
-def _assigns_globals(code: types.CodeType) -> bool:
-    """Whether ``code`` (or a function or class defined in it) assigns or deletes a global: a copy over
-    :class:`_Names` would write to the copy, not to the module."""
-    if any(instruction.opname in _WRITES for instruction in dis.get_instructions(code)):
-        return True
-    return any(_assigns_globals(constant) for constant in code.co_consts if isinstance(constant, types.CodeType))
-
-
-__all__ = ["dispatching", "holds_balls", "on_balls", "resolve", "substitute"]
+__all__ = ["ON_BALLS", "dispatching", "holds_balls", "on_balls", "resolve", "substitute"]

@@ -34,13 +34,13 @@ True
 from __future__ import annotations
 
 import contextlib
+import contextvars
 
 import flint
 import numpy as np
 
 from theorems.arithmetic import ball_linalg
-from theorems.arithmetic.ball import (Ball, NoBallForm, Undecided, to_arb, from_arb, ball_hypot, ball_log,
-                                      use_array_type)
+from theorems.arithmetic.ball import Ball, NoBallForm, Undecided, to_arb, from_arb, ball_hypot, ball_log
 
 _maximum = np.frompyfunc(lambda a, b: from_arb(to_arb(a).max(to_arb(b))), 2, 1)
 _minimum = np.frompyfunc(lambda a, b: from_arb(to_arb(a).min(to_arb(b))), 2, 1)
@@ -179,8 +179,8 @@ _NATIVE = {np.add, np.subtract, np.multiply, np.true_divide, np.divide, np.power
            np.logical_not, np.conjugate, np.matmul}
 
 
-_TRACES: list[set[str]] = []
-"""Open :func:`traced` blocks: the dispatch-table entries hit are added to the innermost (empty: nothing kept)."""
+_TRACES: contextvars.ContextVar[set[str] | None] = contextvars.ContextVar("ball_traces", default=None)
+"""The innermost open :func:`traced` block's entries hit (``None``: no block open, nothing kept)."""
 
 
 @contextlib.contextmanager
@@ -195,11 +195,11 @@ def traced():
     ['np.exp']
     """
     hit: set[str] = set()
-    _TRACES.append(hit)
+    token = _TRACES.set(hit)
     try:
         yield hit
     finally:
-        _TRACES.pop()
+        _TRACES.reset(token)
 
 
 class BallArray(np.ndarray):
@@ -210,8 +210,9 @@ class BallArray(np.ndarray):
         if ufunc not in _SOUND and ufunc not in _NATIVE and not _python_level(ufunc):
             raise NoBallForm(f"{_name(ufunc)}", "docs/soundness.md lists the functions that have one")
         sound = _SOUND.get(ufunc)
-        if _TRACES:  # a list check per call: tracing costs nothing when no block is open
-            _TRACES[-1].add(_name(ufunc) + ("" if method == "__call__" else f".{method}"))
+        hit = _TRACES.get()
+        if hit is not None:  # one lookup per call: tracing costs nothing when no block is open
+            hit.add(_name(ufunc) + ("" if method == "__call__" else f".{method}"))
         inputs = tuple(x.view(np.ndarray) if isinstance(x, BallArray) else x for x in inputs)
         if "out" in kwargs:
             kwargs["out"] = tuple(x.view(np.ndarray) if isinstance(x, BallArray) else x for x in kwargs["out"])
@@ -232,9 +233,10 @@ class BallArray(np.ndarray):
 
     def __array_function__(self, func, types, args, kwargs):
         replacement = ball_linalg.FUNCTIONS.get(func)
-        if _TRACES and replacement is not None:
+        hit = _TRACES.get()
+        if hit is not None and replacement is not None:
             linalg = "linalg" in (func.__module__ or "")
-            _TRACES[-1].add(f"np.linalg.{func.__name__}" if linalg else f"np.{func.__name__}")
+            hit.add(f"np.linalg.{func.__name__}" if linalg else f"np.{func.__name__}")
         if replacement is not None:
             return _wrap(replacement(*args, **kwargs))
         module = getattr(func, "__module__", "") or ""
@@ -307,8 +309,9 @@ def scipy_form(name: str):
     """The ball form of ``scipy.special.<name>``, looked up in :data:`SCIPY_FORMS` when called (so that
     ``ball_forms.replaced`` reaches it) and traced."""
     def form(*args, **kwargs):
-        if _TRACES:
-            _TRACES[-1].add(f"scipy.special.{name}")
+        hit = _TRACES.get()
+        if hit is not None:
+            hit.add(f"scipy.special.{name}")
         return SCIPY_FORMS[name](*args, **kwargs)
     return form
 
@@ -344,6 +347,6 @@ def _wrap(result):
     return wrap_object_arrays(result, BallArray)
 
 
-use_array_type(BallArray)  # a lone ball in a ufunc takes this array's sound path (theorems.arithmetic.ball)
+Ball.use_array_type(BallArray)  # a lone ball in a ufunc takes this array's sound path (theorems.arithmetic.ball)
 
 __all__ = ["BallArray", "holds_balls"]

@@ -33,13 +33,13 @@ def written(value) -> Fraction:
     return Fraction(value)
 
 
-def _floor(value: Fraction) -> float:
+def float_below(value: Fraction) -> float:
     """The largest float ``≤ value``."""
     x = float(value)
     return math.nextafter(x, -math.inf) if Fraction(x) > value else x
 
 
-def _ceil(value: Fraction) -> float:
+def float_above(value: Fraction) -> float:
     """The smallest float ``≥ value``."""
     x = float(value)
     return math.nextafter(x, math.inf) if Fraction(x) < value else x
@@ -49,7 +49,7 @@ def outward(low, high) -> tuple[float, float]:
     """The float interval holding ``[low, high]`` as written: each end moved outward to the nearest float that
     holds the written number (unchanged where the float already does: ``0.5``, ``10.0``, or ``0.1`` as an upper
     end, since ``fl(0.1) > 1/10``)."""
-    return _floor(written(low)), _ceil(written(high))
+    return float_below(written(low)), float_above(written(high))
 
 
 def _shortest(low: Fraction, high: Fraction, *, near_high: bool) -> Fraction:
@@ -137,3 +137,46 @@ def number_text(value: float) -> str:
     value = float(value)
     short = f"{value:g}"
     return short if float(short) == value else repr(value)
+
+
+def domain_text(*, order, shapes: dict, fixed, lows, highs) -> str:
+    """A domain as text, as the prover and the checker print it: each key in ``order`` either free, of shape
+    ``shapes[key]`` (``()`` for a number), its intervals the next entries of ``lows``/``highs`` (floats or exact
+    rationals), or fixed, ``fixed[key]`` (:func:`fixed_text`).
+
+    >>> domain_text(order=("gaps", "T", "eps"), shapes={"gaps": (2,), "T": ()}, fixed={"eps": 0.1},
+    ...             lows=[0.0, 0.0, 0.5], highs=[10.0, 10.0, 2.0])
+    'gaps ∈ [0, 10]^2, T ∈ [0.5, 2], eps = 0.1'
+    """
+    parts, at = [], 0
+    for key in order:
+        if key not in shapes:
+            parts.append(f"{key} = {fixed_text(fixed[key])}")
+            continue
+        shape = tuple(shapes[key])
+        n = int(np.prod(shape)) if shape else 1
+        lo, hi = list(lows[at:at + n]), list(highs[at:at + n])
+        at += n
+        if shape and len(set(lo)) == 1 and len(set(hi)) == 1:
+            parts.append(f"{key} ∈ {_interval(lo[0], hi[0])}^{'×'.join(map(str, shape))}")
+        elif shape:
+            parts.append(f"{key} ∈ " + " × ".join(_interval(a, b) for a, b in zip(lo, hi)))
+        else:
+            parts.append(f"{key} ∈ {_interval(lo[0], hi[0])}")
+    return ", ".join(parts)
+
+
+def _interval(low, high) -> str:
+    """The interval as the shortest decimals inside it (the theorem proved holds on what is printed: an end
+    ``fl(0.1)`` reads ``0.10000000000000001``, never ``0.1``, which it does not hold)."""
+    return "[{}, {}]".format(*interval_text(low, high))
+
+
+def fixed_text(value) -> str:
+    """A fixed value as what it means: a float its shortest decimal (the ball of one ulp the backends make of it
+    holds that decimal), never rounded to fewer digits; an array in full; an object by its ``name``."""
+    if isinstance(value, np.ndarray):
+        return np.array2string(value, separator=", ", floatmode="unique")
+    if isinstance(value, (float, np.floating)):
+        return number_text(value)
+    return getattr(value, "name", None) or repr(value)

@@ -1,4 +1,4 @@
-"""Eager argument checks with messages that name the argument, the value and what it must be.
+"""Eager numeric argument checks with messages that name the argument, the value and what it must be.
 
 Every public quantity function, figure script and strategy checks its arguments here, at entry,
 before any expensive step. What a quantity function accepts, decided once:
@@ -15,7 +15,7 @@ before any expensive step. What a quantity function accepts, decided once:
   still be finite and ``>= −tol``).
 - **work**: a request that would enumerate or allocate more than a stated limit is refused with
   its size and a way out (:func:`check_work`).
-- **output paths**: checked writable before computing (:func:`check_output_path`).
+- **files and paths**: checked before computing, by :mod:`theorems.arithmetic.files`.
 - **masks** (:func:`check_mask`): boolean, broadcastable to the weights or logits.
 
 A bad value raises :class:`~theorems.errors.InvalidArgument` (also a ``ValueError``, and Hypothesis's own
@@ -34,21 +34,13 @@ theorems.errors.InvalidArgument: alpha must be attention weights (entries >= 0 w
 
 from __future__ import annotations
 
-import argparse
-import contextlib
-import functools
 import math
 import numbers
-import os
-import tempfile
-from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from theorems.errors import InvalidArgument, InvalidArgumentType
-
 from theorems.arithmetic.tensors import is_torch
+from theorems.errors import InvalidArgument, InvalidArgumentType
 
 SIMPLEX_TOLERANCE = 1e-6
 """Least tolerance of :func:`check_weights` on each entry (``>= −tol``) and on each row sum (``|Σα − 1| <= tol``)."""
@@ -134,27 +126,6 @@ def check_integer(value, *, name: str, min_value: int | None = 1, max_value: int
             raise InvalidArgument(f"{name}={value!r} must be an integer >= {min_value}{hint}")
         raise InvalidArgument(f"{name}={value!r} must be an integer in {min_value}..{max_value}{hint}")
     return int(value)
-
-
-MAX_DRAWN = 1024
-"""The most values a strategy draws one by one from Hypothesis for one array of an instance: Hypothesis supports a
-few thousand choices per example (it refuses larger lists only when drawing), and a statement's instances are
-small by design."""
-
-
-def check_drawn_size(value, *, name: str, min_value: int = 1) -> int:
-    """An integer size of an array a strategy draws value by value, at most :data:`MAX_DRAWN`; checked when the
-    strategy is built, not when Hypothesis first draws from it.
-
-    >>> check_drawn_size(10**7, name="max_length")
-    Traceback (most recent call last):
-        ...
-    theorems.errors.InvalidArgument: max_length=10000000 must be an integer in 1..1024 (Hypothesis draws each value of the array one by one, a few thousand per example at most; for larger sizes draw a seed and generate with numpy, as strategies.distance.long_context_instances does)
-    """
-    return check_integer(value, name=name, min_value=min_value, max_value=MAX_DRAWN,
-                         hint=" (Hypothesis draws each value of the array one by one, a few thousand per example at "
-                              "most; for larger sizes draw a seed and generate with numpy, as "
-                              "strategies.distance.long_context_instances does)")
 
 
 def check_seed(seed, *, name: str = "seed") -> int:
@@ -308,84 +279,6 @@ def check_work(entries, *, what: str, limit: int = MAX_ENTRIES, way_out: str) ->
         raise InvalidArgument(f"{what} would need {entries} entries, more than the limit {limit}; {way_out}")
 
 
-def check_output_path(path, *, name: str = "--out", kind: str = "file") -> Path:
-    """Check, before any computation, that ``path`` can be written: a ``file`` (its folder is created
-    and probed) or a ``directory`` (created and probed). Returns the path.
-
-    >>> check_output_path("/dev/null/figure.png")
-    Traceback (most recent call last):
-        ...
-    theorems.errors.InvalidArgument: --out='/dev/null/figure.png' cannot be written: '/dev/null' is not a directory
-    """
-    if isinstance(path, (bool, int, float)) or path is None:
-        raise InvalidArgumentType(f"{name}={_shown(path)} must be a path, not {type(path).__name__}")
-    if isinstance(path, str) and not path.strip():
-        raise InvalidArgument(f"{name}={path!r} is empty; name the {kind} to write (an empty path would write into the "
-                         "working directory)")
-    path = Path(path)
-    if kind == "file" and path.is_dir():
-        raise InvalidArgument(f"{name}='{path}' is a directory; it must be the path of the output file to write")
-    if kind == "directory" and path.exists() and not path.is_dir():
-        raise InvalidArgument(f"{name}='{path}' is not a directory (an existing file); it must be a directory, existing or new")
-    folder = path.parent if kind == "file" else path
-    for ancestor in (folder, *folder.parents):  # the nearest existing ancestor must be a directory
-        if ancestor.exists():
-            if not ancestor.is_dir():
-                raise InvalidArgument(f"{name}='{path}' cannot be written: '{ancestor}' is not a directory")
-            break
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=folder):
-            pass
-    except OSError as error:
-        raise InvalidArgument(f"{name}='{path}' cannot be written: {error.strerror or error}") from None
-    if kind == "file" and path.exists() and not os.access(path, os.W_OK):
-        raise InvalidArgument(f"{name}='{path}' cannot be written: permission denied")
-    return path
-
-
-# ------------------------------------------------------------------------------ command lines
-
-
-def cli_integer(*, min_value: int = 1, max_value: int | None = None):
-    """An argparse ``type=``: an integer in ``[min_value, max_value]``, else a usage error naming the option."""
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
-        if value < min_value or max_value is not None and value > max_value:
-            span = f">= {min_value}" if max_value is None else f"in {min_value}..{max_value}"
-            raise argparse.ArgumentTypeError(f"{text} must be an integer {span}")
-        return value
-    parse.__name__ = "integer"
-    return parse
-
-
-# ------------------------------------------------------------------------------ strategies
-
-
-@contextlib.contextmanager
-def strategy_arguments():
-    """Re-raise a bad strategy argument as :class:`InvalidArgument`, the way Hypothesis's own strategies do."""
-    try:
-        yield
-    except InvalidArgument:
-        raise
-    except (TypeError, ValueError) as error:
-        raise InvalidArgument(str(error)) from None
-
-
-def validated_strategy(function):
-    """Decorate a strategy factory whose checks may raise ``ValueError``/``TypeError``: they become
-    :class:`InvalidArgument`, raised when the strategy is built, never when it is drawn."""
-    @functools.wraps(function)
-    def wrapper(*args, **kwargs):
-        with strategy_arguments():
-            return function(*args, **kwargs)
-    return wrapper
-
-
 def check_parameter(value, *, name: str, batch_shape: tuple[int, ...], strict: bool = True,
                     allow_infinity: bool = False) -> np.ndarray:
     """A real scalar or array broadcastable to ``batch_shape``, ``> 0`` (``>= 0`` unless ``strict``),
@@ -489,112 +382,3 @@ def check_mask(mask, shape: tuple[int, ...], *, name: str = "mask", of: str = "a
     if every_row and valid.size and not np.all(valid.any(axis=-1)):
         raise InvalidArgument(f"{name} must leave at least one valid key in every row")
     return valid
-
-
-# ---------------------------------------------------------------------------------------------
-# Command-line inputs of ``python -m empirical`` (files and grids), checked before a model loads.
-
-
-def check_subset(values, allowed, *, name: str) -> tuple:
-    """A non-empty tuple of members of ``allowed``.
-
-    >>> check_subset((1, 7), (1, 2, 3, 4, 5), name="--algorithms")
-    Traceback (most recent call last):
-        ...
-    theorems.errors.InvalidArgument: --algorithms=(1, 7) must be a non-empty subset of (1, 2, 3, 4, 5); 7 is not
-    """
-    values = tuple(values)
-    bad = [v for v in values if v not in tuple(allowed)]
-    if not values or bad:
-        raise InvalidArgument(f"{name}={values!r} must be a non-empty subset of {tuple(allowed)}"
-                         + (f"; {bad[0]!r} is not" if bad else ""))
-    return values
-
-
-def check_finite_grid(values, *, name: str, positive: bool = True) -> tuple[float, ...]:
-    """A non-empty tuple of finite numbers (``> 0`` with ``positive``).
-
-    >>> check_finite_grid((0.1, float("nan")), name="--temperatures")
-    Traceback (most recent call last):
-        ...
-    theorems.errors.InvalidArgument: --temperatures=(0.1, nan) must hold finite numbers > 0; nan is not
-    """
-    values = tuple(values)
-    bad = [v for v in values if isinstance(v, bool) or not isinstance(v, numbers.Real)
-           or not math.isfinite(float(v)) or (positive and v <= 0)]
-    if not values or bad:
-        raise InvalidArgument(f"{name}={values!r} must hold finite numbers{' > 0' if positive else ''}"
-                         + (f"; {bad[0]!r} is not" if bad else ""))
-    return values
-
-
-def check_below(values, limit: int, *, name: str, what: str) -> tuple[int, ...]:
-    """Every value ``< limit`` (e.g. each ``N`` of a grid below the context length ``L``).
-
-    >>> check_below((1, 5, 2000), 1024, name="--ns", what="the context length L = 1024")
-    Traceback (most recent call last):
-        ...
-    theorems.errors.InvalidArgument: --ns=(1, 5, 2000) must stay below the context length L = 1024; 2000 does not
-    """
-    bad = [v for v in values if not v < limit]
-    if bad:
-        raise InvalidArgument(f"{name}={tuple(values)!r} must stay below {what}; {bad[0]!r} does not")
-    return tuple(values)
-
-
-def check_at_most(values, limit: int, *, name: str, what: str) -> tuple[int, ...]:
-    """Every value ``<= limit`` (e.g. each context length at most the model's positions)."""
-    bad = [v for v in values if not v <= limit]
-    if bad:
-        raise InvalidArgument(f"{name}={tuple(values)!r} must be at most {what}; {bad[0]!r} is not")
-    return tuple(values)
-
-
-def check_json_file(path, *, name: str) -> Any:
-    """The parsed content of an existing JSON file, or a ``ValueError`` naming the argument.
-
-    >>> check_json_file("/no/such/results.json", name="--results")
-    Traceback (most recent call last):
-        ...
-    theorems.errors.InvalidArgument: --results='/no/such/results.json' does not exist; it must be a JSON file
-    """
-    import json
-
-    check_text_file(path, name=name, kind="a JSON file")  # exists, is a file, UTF-8, not empty
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8-sig"))
-    except json.JSONDecodeError as error:
-        raise InvalidArgument(f"{name}={str(path)!r} is not valid JSON ({error})") from None
-
-
-def check_text_file(path, *, name: str = "--text", kind: str = "a UTF-8 text file"):
-    """An existing UTF-8 text file (a BOM allowed); binary or UTF-16 files are refused by name.
-
-    >>> check_text_file("/no/such/file")
-    Traceback (most recent call last):
-        ...
-    theorems.errors.InvalidArgument: --text='/no/such/file' does not exist; it must be a UTF-8 text file
-    """
-    if isinstance(path, str) and not path.strip():
-        raise InvalidArgument(f"{name}={path!r} is empty; it must name {kind}")
-    path = Path(path)
-    if not path.exists():
-        raise InvalidArgument(f"{name}={str(path)!r} does not exist; it must be {kind}")
-    if not path.is_file():
-        raise InvalidArgument(f"{name}={str(path)!r} is not a file; it must be {kind}")
-    data = path.read_bytes()
-    if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-        raise InvalidArgument(f"{name}={str(path)!r} is UTF-16 (byte-order mark {data[:2]!r}); it must be UTF-8: "
-                         f"convert it, e.g. `iconv -f UTF-16 -t UTF-8 {path} > {path.stem}-utf8.txt`")
-    nul = data.find(bytes(1))
-    if nul >= 0:
-        raise InvalidArgument(f"{name}={str(path)!r} holds NUL bytes (offset {nul}): a binary file, not "
-                         "UTF-8 text")
-    try:
-        data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise InvalidArgument(f"{name}={str(path)!r} is not UTF-8 text (byte {data[error.start]:#04x} at offset "
-                         f"{error.start}); it must be {kind}") from None
-    if not data.strip():
-        raise InvalidArgument(f"{name}={str(path)!r} is empty; it must hold text")
-    return path

@@ -2,7 +2,7 @@
 exact data: every endpoint a :class:`~fractions.Fraction` (a JSON float is the dyadic rational it denotes), every
 malformed field an :class:`~theorems.errors.InvalidArgument` naming the file and the field.
 
->>> domain = Domain.parse({"gaps": {"intervals": [[0, 10]]}, "T": {"value": 1.0}}, where="domain")
+>>> domain = CertificateDomain.parse({"gaps": {"intervals": [[0, 10]]}, "T": {"value": 1.0}}, where="domain")
 >>> domain.free, domain.lows, domain.describe()
 (('gaps',), (Fraction(0, 1),), 'gaps ∈ [0, 10]^1, T = 1')
 """
@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from theorems.arithmetic.decimals import interval_text, number_text
-from theorems.arithmetic.validation import check_text_file
+from theorems.arithmetic.decimals import domain_text
+from theorems.arithmetic.files import check_text_file
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
 FORMAT = "theorems.proof-certificate"
@@ -41,7 +41,7 @@ def exact(value, *, where: str) -> Fraction:
 
 
 @dataclasses.dataclass(frozen=True)
-class Domain:
+class CertificateDomain:
     """Instance keys (or parameters) in order: the free ones (``free``, of shapes ``shapes``) flattened into the
     box coordinates ``lows``/``highs``, the others ``fixed`` (numbers, arrays, or a named object)."""
 
@@ -53,7 +53,7 @@ class Domain:
     fixed: Mapping[str, Any]
 
     @classmethod
-    def parse(cls, spec, *, where: str) -> "Domain":
+    def parse(cls, spec, *, where: str) -> "CertificateDomain":
         if not isinstance(spec, Mapping) or not spec:
             raise InvalidArgument(f"{where} must be a non-empty object of keys to intervals or values")
         free, shapes, lows, highs, fixed = [], [], [], [], {}
@@ -103,30 +103,10 @@ class Domain:
         return {key: values[key] if key in values else fixed[key] for key in self.order}
 
     def describe(self, lows=None, highs=None) -> str:
-        # the prover's Domain.describe words it the same way; not imported: the checker reads nothing of boxes.py
-        lows, highs = lows or self.lows, highs or self.highs
-        parts, at = [], 0
-        for key in self.order:
-            if key not in self.free:
-                parts.append(f"{key} = {_shown(self.fixed[key])}")
-                continue
-            index = self.free.index(key)
-            shape, n = self.shapes[index], self.sizes()[index]
-            lo, hi = lows[at:at + n], highs[at:at + n]
-            at += n
-            if shape and len(set(lo)) == 1 and len(set(hi)) == 1:
-                parts.append(f"{key} ∈ {_interval(lo[0], hi[0])}^{'×'.join(map(str, shape))}")
-            elif shape:
-                parts.append(f"{key} ∈ " + " × ".join(_interval(a, b) for a, b in zip(lo, hi)))
-            else:
-                parts.append(f"{key} ∈ {_interval(lo[0], hi[0])}")
-        return ", ".join(parts)
-
-
-def _interval(low: Fraction, high: Fraction) -> str:
-    """The exact interval as the shortest decimals inside it (the theorem proved holds on what is printed: an end
-    ``fl(0.1)`` reads ``0.10000000000000001``, never ``0.1``, which it does not hold)."""
-    return "[{}, {}]".format(*interval_text(low, high))
+        """The domain (or the box ``[lows, highs]`` of it) as text, as the prover prints it (the shared printing of
+        :mod:`theorems.arithmetic.decimals`: the shortest decimals inside each interval)."""
+        return domain_text(order=self.order, shapes=dict(zip(self.free, self.shapes)), fixed=self.fixed,
+                           lows=lows or self.lows, highs=highs or self.highs)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -145,17 +125,8 @@ def _value(value, *, where: str):
     return float(exact(value, where=where))
 
 
-def _shown(value) -> str:
-    """A fixed value as what it means (a float: its shortest decimal, which the ball of one ulp around it holds)."""
-    if isinstance(value, np.ndarray):
-        return np.array2string(value, separator=", ", floatmode="unique")
-    if isinstance(value, float):
-        return number_text(value)
-    return getattr(value, "name", None) or repr(value)
-
-
 @dataclasses.dataclass(frozen=True)
-class Box:
+class BoxClaim:
     """One box of the certificate: ``low``/``high`` over the domain's coordinates; ``bound`` the claimed upper
     bound of ``small/big`` on it (``None``: only the theorem's ``1 + slack``); ``faces[e]`` the face reductions
     claimed for element ``e`` (key ``None``: every element), each ``(coordinate, "low" | "high")``."""
@@ -174,27 +145,27 @@ class Homogeneity:
 
     degrees: Mapping[str, Fraction]
     scale: str
-    base: Domain
+    base: CertificateDomain
 
 
 @dataclasses.dataclass(frozen=True)
-class Certificate:
+class ProofCertificate:
     path: str
     statement_id: str
     relation: str | None
     slack: Fraction
-    domain: Domain
+    domain: CertificateDomain
     homogeneity: Homogeneity | None
-    boxes: tuple[Box, ...]
+    boxes: tuple[BoxClaim, ...]
     bits: int = 0
 
     @property
-    def proved_on(self) -> Domain:
+    def proved_on(self) -> CertificateDomain:
         """The domain the boxes tile: the reduction's base, or the domain itself."""
         return self.homogeneity.base if self.homogeneity else self.domain
 
 
-def read(path) -> Certificate:
+def read(path) -> ProofCertificate:
     """The certificate at ``path``, checked field by field (:class:`InvalidArgument` names the file and the field)."""
     if not isinstance(path, (str, Path)):
         raise InvalidArgumentType(f"path must be a str or a pathlib.Path, not {type(path).__name__}")
@@ -211,7 +182,7 @@ def read(path) -> Certificate:
     return parse(data, path=str(path))
 
 
-def parse(data: Mapping, *, path: str = "<certificate>") -> Certificate:
+def parse(data: Mapping, *, path: str = "<certificate>") -> ProofCertificate:
     def field(name, kinds):
         if name not in data:
             raise InvalidArgument(f"certificate {path}: the field {name!r} is missing")
@@ -228,7 +199,7 @@ def parse(data: Mapping, *, path: str = "<certificate>") -> Certificate:
     slack = exact(field("slack", (int, float, str)), where=f"certificate {path}: 'slack'")
     if not 0 <= slack <= 1:
         raise InvalidArgument(f"certificate {path}: 'slack' must lie in [0, 1], got {float(slack)}")
-    domain = Domain.parse(field("domain", Mapping), where=f"certificate {path}: 'domain'")
+    domain = CertificateDomain.parse(field("domain", Mapping), where=f"certificate {path}: 'domain'")
     homogeneity = _homogeneity(data.get("reduction"), domain, path=path)
     proved_on = homogeneity.base if homogeneity else domain
     boxes = tuple(_box(box, proved_on.size, where=f"certificate {path}: boxes[{i}]")
@@ -238,10 +209,10 @@ def parse(data: Mapping, *, path: str = "<certificate>") -> Certificate:
     bits = data.get("bits", 0)
     if isinstance(bits, bool) or not isinstance(bits, int) or not 0 <= bits <= 4096:
         raise InvalidArgument(f"certificate {path}: 'bits' must be an integer in 0..4096 (the precision to check at)")
-    return Certificate(path, statement_id, relation, slack, domain, homogeneity, boxes, bits)
+    return ProofCertificate(path, statement_id, relation, slack, domain, homogeneity, boxes, bits)
 
 
-def _box(entry, size: int, *, where: str) -> Box:
+def _box(entry, size: int, *, where: str) -> BoxClaim:
     if not isinstance(entry, Mapping) or "low" not in entry or "high" not in entry:
         raise InvalidArgument(f"{where} must be an object with 'low' and 'high'")
     low, high = ([exact(x, where=f"{where}.{side}") for x in _list(entry[side], f"{where}.{side}")]
@@ -260,7 +231,7 @@ def _box(entry, size: int, *, where: str) -> Box:
     for element, steps in faces.items():
         key = None if element is None or element == "*" else int(element)
         parsed[key] = tuple(_face(step, size, where=f"{where}.faces") for step in _list(steps, f"{where}.faces"))
-    return Box(tuple(low), tuple(high), None if bound is None else exact(bound, where=f"{where}.bound"), parsed,
+    return BoxClaim(tuple(low), tuple(high), None if bound is None else exact(bound, where=f"{where}.bound"), parsed,
                str(entry.get("method", "")))
 
 
@@ -277,7 +248,7 @@ def _list(value, where: str) -> list:
     return value
 
 
-def _homogeneity(entry, domain: Domain, *, path: str) -> Homogeneity | None:
+def _homogeneity(entry, domain: CertificateDomain, *, path: str) -> Homogeneity | None:
     if entry is None:
         return None
     where = f"certificate {path}: 'reduction'"
@@ -291,5 +262,5 @@ def _homogeneity(entry, domain: Domain, *, path: str) -> Homogeneity | None:
     scale = entry.get("scale")
     if scale not in degrees or degrees[scale] != 1:
         raise InvalidArgument(f"{where}: 'scale' must name a key of degree 1 in 'degrees', got {scale!r}")
-    base = Domain.parse(entry.get("base"), where=f"{where}.base")
+    base = CertificateDomain.parse(entry.get("base"), where=f"{where}.base")
     return Homogeneity(degrees, scale, base)

@@ -31,6 +31,8 @@ True
 from __future__ import annotations
 
 import contextlib
+import contextvars
+import dataclasses
 import numbers
 from fractions import Fraction
 
@@ -42,8 +44,25 @@ from theorems.errors import InvalidArgumentType, NotHomogeneous, Undecided
 BITS = 96
 """The checker's working precision in bits (at least: a certificate may ask for more, ``"bits"``, where ``l/T``
 is large enough that ``1 − α = e^(−l/T)`` is lost to rounding at 96 bits)."""
-EXTRA_BITS = [0]
-"""The certificate's requested precision while it is checked (``verify_proof`` sets and restores it)."""
+
+_REQUESTED_BITS: contextvars.ContextVar[int] = contextvars.ContextVar("checker_requested_bits", default=0)
+"""The certificate's requested precision while it is checked (:func:`at_least_bits`)."""
+_BOX: contextvars.ContextVar["Box | None"] = contextvars.ContextVar("checker_box", default=None)
+"""The box of the innermost :func:`on_box` block."""
+_BRANCH: contextvars.ContextVar["Choices | None"] = contextvars.ContextVar("checker_branch", default=None)
+"""The choices of the innermost :func:`branching` block (``None``: an undecided ``max`` takes the hull)."""
+_HULLS: contextvars.ContextVar["HullCount | None"] = contextvars.ContextVar("checker_hulls", default=None)
+"""The innermost :func:`counting_hulls` block's count."""
+
+
+@contextlib.contextmanager
+def at_least_bits(bits: int):
+    """Within this block jets are computed at ``max(BITS, bits)`` bits (a certificate's ``"bits"``)."""
+    token = _REQUESTED_BITS.set(int(bits))
+    try:
+        yield
+    finally:
+        _REQUESTED_BITS.reset(token)
 
 
 def _fraction_arb(value: Fraction):
@@ -108,7 +127,7 @@ class Box:
 @contextlib.contextmanager
 def jet_precision():
     saved = flint.ctx.prec
-    flint.ctx.prec = max(BITS, EXTRA_BITS[0])
+    flint.ctx.prec = max(BITS, _REQUESTED_BITS.get())
     try:
         yield
     finally:
@@ -132,24 +151,22 @@ def _half_square(h):
     return flint.arb(0).union(top * top / 2)
 
 
-_BOXES: list[Box] = []
-
-
 @contextlib.contextmanager
 def on_box(box: Box, degrees=None):
     """Within this block, jets (and the constants they meet) live on ``box``; yields its coordinate jets."""
-    _BOXES.append(box)
+    token = _BOX.set(box)
     try:
         with jet_precision():
             yield box.coordinates(degrees)
     finally:
-        _BOXES.pop()
+        _BOX.reset(token)
 
 
 def current_box() -> Box:
-    if not _BOXES:
+    box = _BOX.get()
+    if box is None:
         raise InvalidArgumentType("a jet exists only on a box: evaluate inside checker.jet.on_box(...)")
-    return _BOXES[-1]
+    return box
 
 
 def _degree(a: "Jet", b: "Jet", operation: str):
@@ -182,7 +199,7 @@ def _dot(xs, ys):
 def make_jet(c, d, ends, g, H, deg) -> "Jet":
     """The jet of these parts; its value's exact ``ends`` (from the operation, by interval arithmetic on the ends
     of its arguments) met with the mean-value and Taylor forms."""
-    box = _BOXES[-1]
+    box = current_box()
     d, g = tuple(d), tuple(g)
     if H is not None:
         g = tuple(_meet(gk, dk + _dot((H[p] for p, _ in row), (box.h[m] for _, m in row)))
@@ -320,7 +337,7 @@ class Jet:
         H = None
         if a.H is not None and b.H is not None:
             H = tuple(ah * b.v + a.v * bh + a.g[k] * b.g[m] + a.g[m] * b.g[k]
-                      for ah, bh, (k, m) in zip(a.H, b.H, _BOXES[-1].pairs))
+                      for ah, bh, (k, m) in zip(a.H, b.H, current_box().pairs))
         deg = None if a.deg is None else a.deg + b.deg
         return make_jet(a.c * b.c, (x * b.c + a.c * y for x, y in zip(a.d, b.d)), _times(a, b),
                      tuple(x * b.v + a.v * y for x, y in zip(a.g, b.g)), H, deg)
@@ -329,7 +346,7 @@ class Jet:
 
     def _square(self):
         a = self
-        H = None if a.H is None else tuple(2 * (a.v * ah + a.g[k] * a.g[m]) for ah, (k, m) in zip(a.H, _BOXES[-1].pairs))
+        H = None if a.H is None else tuple(2 * (a.v * ah + a.g[k] * a.g[m]) for ah, (k, m) in zip(a.H, current_box().pairs))
         return make_jet(_square_arb(a.c), (2 * a.c * x for x in a.d), _squared(a), tuple(2 * a.v * x for x in a.g),
                      H, None if a.deg is None else 2 * a.deg)
 
@@ -371,9 +388,10 @@ class Jet:
             return self.fresh()
         if self.hi <= 0:
             return -self
-        if _CHOICES:
-            return (self, -self)[_CHOICES[-1].choose(2)].fresh()
-        HULLS[0] += 1
+        choices = _BRANCH.get()
+        if choices is not None:
+            return (self, -self)[choices.choose(2)].fresh()
+        _took_hull()
         d = self.d if self.c.lower() >= 0 else tuple(-x for x in self.d) if self.c.upper() <= 0 else map(hull_zero, self.d)
         return make_jet(abs(self.c), d, (flint.arb(0), max(-self.lo, self.hi)), tuple(map(hull_zero, self.g)), None,
                      self.deg)
@@ -499,7 +517,7 @@ def _unary(a: Jet, f, f1, f2, deg, *, monotone: int = 0) -> Jet:
     H = None
     if a.H is not None:
         curvature = f2(a.v, value, slope)
-        H = tuple(curvature * a.g[k] * a.g[m] + slope * ah for ah, (k, m) in zip(a.H, _BOXES[-1].pairs))
+        H = tuple(curvature * a.g[k] * a.g[m] + slope * ah for ah, (k, m) in zip(a.H, current_box().pairs))
     ends = _ends(value)
     if monotone:
         low, high = (f(a.lo), f(a.hi)) if monotone > 0 else (f(a.hi), f(a.lo))
@@ -545,20 +563,40 @@ class Choices:
         return [pick for pick, _ in made[:-1]] + [made[-1][0] + 1] if made else None
 
 
-_CHOICES: list[Choices] = []
-HULLS = [0]
-"""How many undecided ``max``/``abs`` took the hull (a branch evaluation is worth trying only after one did)."""
-
-
 @contextlib.contextmanager
 def branching(choices: Choices):
     """Within this block an undecided ``max`` or ``abs`` is one of its arguments, as ``choices`` pick: each branch is
     smooth, and the true function is one branch at every point (``verify`` checks every branch)."""
-    _CHOICES.append(choices)
+    token = _BRANCH.set(choices)
     try:
         yield
     finally:
-        _CHOICES.pop()
+        _BRANCH.reset(token)
+
+
+@dataclasses.dataclass
+class HullCount:
+    """How many undecided ``max``/``abs`` took the hull in a block (a branch evaluation is worth trying only after
+    one did)."""
+
+    taken: int = 0
+
+
+@contextlib.contextmanager
+def counting_hulls():
+    """Count the hulls taken within this block; yields the :class:`HullCount`."""
+    count = HullCount()
+    token = _HULLS.set(count)
+    try:
+        yield count
+    finally:
+        _HULLS.reset(token)
+
+
+def _took_hull() -> None:
+    count = _HULLS.get()
+    if count is not None:
+        count.taken += 1
 
 
 def maximum(a, b) -> Jet:
@@ -571,9 +609,10 @@ def maximum(a, b) -> Jet:
         return a.fresh()
     if difference.hi <= 0:
         return b.fresh()
-    if _CHOICES:
-        return (a, b)[_CHOICES[-1].choose(2)].fresh()
-    HULLS[0] += 1
+    choices = _BRANCH.get()
+    if choices is not None:
+        return (a, b)[choices.choose(2)].fresh()
+    _took_hull()
     d = a.d if difference.c.lower() > 0 else b.d if difference.c.upper() < 0 else (x.union(y) for x, y in zip(a.d, b.d))
     return make_jet(a.c.max(b.c), d, (max(a.lo, b.lo), max(a.hi, b.hi)), tuple(x.union(y) for x, y in zip(a.g, b.g)),
                  None, deg)
@@ -591,8 +630,9 @@ def maximum_of(values) -> Jet:
         _degree(values[0], v, "a maximum")
     floor = max(v.lo for v in values)
     live = [v for v in values if v.hi >= floor]
-    if len(live) > 1 and _CHOICES:
-        return live[_CHOICES[-1].choose(len(live))].fresh()
+    choices = _BRANCH.get()
+    if len(live) > 1 and choices is not None:
+        return live[choices.choose(len(live))].fresh()
     result = live[0].fresh()
     for v in live[1:]:
         result = maximum(result, v)

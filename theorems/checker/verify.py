@@ -47,7 +47,8 @@ import numpy as np
 
 from theorems.checker import certificate as certificates
 from theorems.checker.cover import outside, uncovered
-from theorems.checker.jet import EXTRA_BITS, HULLS, Box, Choices, NotHomogeneous, Undecided, branching, constant, jet, on_box
+from theorems.checker.jet import (Box, Choices, NotHomogeneous, Undecided, at_least_bits, branching, constant,
+                                  counting_hulls, jet, on_box)
 from theorems.checker.space import JET, as_jet_array
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
@@ -119,6 +120,26 @@ def verify_proof(path, *, statement=None, refine: int = REFINE,
     return Checker(certificate, statement, refine, progress).run()
 
 
+def screen(data: Mapping[str, Any], statement) -> bool:
+    """Whether one evaluation of ``statement``'s sides on each box of the certificate ``data`` (as JSON; usually one
+    box, the whole base domain of a claimed reduction) leaves the claim possible: a cheap screen, never a proof.
+    ``False`` only where the evaluation shows the certificate cannot be proved (the sides not homogeneous of one
+    degree under its reduction, a side that is not a real number); an evaluation left undecided passes (only
+    :func:`verify_proof`, box by box, decides). Bad input raises :class:`~theorems.errors.InvalidArgument`."""
+    certificate = certificates.parse(data)
+    try:
+        checker = Checker(certificate, statement, 0, None)
+        with at_least_bits(certificate.bits):
+            for box in certificate.boxes:
+                checker.bound = box.bound if box.bound is not None else checker.one_plus_slack
+                checker._evaluate_path(box.low, box.high, None)
+    except (NotHomogeneous, CertificateRejected):
+        return False
+    except Exception:  # noqa: BLE001 - undecided on the box (a hull, a division): only the full check decides
+        return True
+    return True
+
+
 def _statement(certificate, statement, known):
     if statement is None:
         if certificate.statement_id not in known:
@@ -157,11 +178,8 @@ class Checker:
 
     def run(self) -> ProofCheck:
         started = time.perf_counter()
-        saved, EXTRA_BITS[0] = EXTRA_BITS[0], self.certificate.bits
-        try:
+        with at_least_bits(self.certificate.bits):
             return self._run(started)
-        finally:
-            EXTRA_BITS[0] = saved
 
     def _run(self, started) -> ProofCheck:
         try:
@@ -310,9 +328,10 @@ class Checker:
         ``forms`` (ratio / difference / theorem per element) are chosen on the first box and kept on its faces
         and halves."""
         if not branch:
-            HULLS[0], self.hulls = 0, 1  # an evaluation that raises may be decided on every branch
-            values, forms = self._evaluate_path(low, high, forms)
-            self.hulls = HULLS[0]
+            self.hulls = 1  # an evaluation that raises may be decided on every branch
+            with counting_hulls() as hulls:
+                values, forms = self._evaluate_path(low, high, forms)
+            self.hulls = hulls.taken
             return [values], forms
         if not self.hulls:
             return None, forms

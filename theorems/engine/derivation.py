@@ -33,7 +33,7 @@ from typing import Any, Literal
 
 from hypothesis.strategies import SearchStrategy
 
-from theorems.engine.search import Counterexample, Verdict, check
+from theorems.engine.search import Counterexample, Verdict, check, describe_instance
 from theorems.engine.statement import VERDICTS, Hypothesis, Side, Statement, callback_result, jsonable
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
@@ -118,7 +118,7 @@ class Derivation:
     """Applied to the conclusion's Statement (when its ends are expectations)."""
     parameters: Callable[[Any, Any], Any] | None = None
     prove: Any = None
-    """A domain (see :func:`~theorems.engine.proof.prove`): ``gate`` then proves every link that holds on it."""
+    """A domain (see :func:`~theorems.engine.prove.prove`): ``gate`` then proves every link that holds on it."""
 
     def __post_init__(self) -> None:
         if not isinstance(self.start, Term):
@@ -196,7 +196,7 @@ class LinkReport:
     link: Link
     verdicts: tuple[Verdict, ...]
     proofs: tuple[Any, ...] = ()
-    """One :class:`~theorems.engine.proof.Proof` per direction when the derivation declares a domain."""
+    """One :class:`~theorems.engine.prove.Proof` per direction when the derivation declares a domain."""
 
     @property
     def found(self) -> str:
@@ -282,7 +282,7 @@ class DerivationReport:
 
 
 def _link_report(derivation: Derivation, k: int, link: Link, max_examples, seed) -> LinkReport:
-    from theorems.engine.proof import SUITE_BOXES, prove
+    from theorems.engine.prove import SUITE_BOXES, prove
 
     statements = derivation.link_statements(k)
     verdicts = _check_link(statements, max_examples, seed)
@@ -364,8 +364,6 @@ def expect(target: Statement | Derivation, *, verdict: str | None = None, tightn
 
 def describe_counterexample(cx: Counterexample) -> str:
     """Instance, both sides, margin and how it was certified, on two lines."""
-    from theorems.engine.ledger import describe_instance
-
     instance = " ".join(describe_instance(cx.instance).split())  # one line, even for 2-d arrays
     return (f"instance: {instance}\n"
             f"lhs = {cx.lhs:.6g}, rhs = {cx.rhs:.6g}, margin = {cx.margin:.3g} "

@@ -111,7 +111,7 @@ class Statement:
     :class:`~theorems.engine.search.Counterexample` or ``None``. Checked at construction: ``lhs``/``rhs``
     callable, ``hypotheses`` a tuple of :class:`Hypothesis`, ``max_examples`` a positive integer.
 
-    For :func:`~theorems.engine.proof.prove`: ``parameters``, when given, builds the instance from free
+    For :func:`~theorems.engine.prove.prove`: ``parameters``, when given, builds the instance from free
     parameters ``(parameters, xp) -> instance`` through ``xp`` (so a box of parameters becomes an instance of
     balls), and ``prove`` is the default domain (of parameters, or of instance keys) that the ledger, the
     CLI's ``check --prove`` and the pytest plugin prove on.

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from theorems.arithmetic.validation import check_integer, check_output_path
+from theorems.arithmetic.files import check_output_path
+from theorems.arithmetic.validation import check_integer
 from theorems.errors import InvalidArgumentType
 
 
 def save_figure(figure, path, *, dpi: int = 130, rect=None) -> Path:
     """Lay out ``figure``, write it to ``path`` (creating folders), close it, return the path.
 
-    Bad paths are refused before drawing: :func:`theorems.arithmetic.validation.check_output_path`.
+    Bad paths are refused before drawing: :func:`theorems.arithmetic.files.check_output_path`.
     """
     import matplotlib.pyplot as plt
 

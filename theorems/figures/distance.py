@@ -23,8 +23,9 @@ from pathlib import Path
 
 import numpy as np
 
-from theorems.arithmetic.validation import (check_array, check_choice, check_integer, check_number, check_output_path,
-                                            check_positive, check_seed, check_work, cli_integer)
+from theorems.arithmetic.files import check_output_path
+from theorems.arithmetic.validation import (check_array, check_choice, check_integer, check_number, check_positive, check_seed, check_work)
+from theorems.figures.arguments import cli_integer
 from theorems.errors import InvalidArgument, InvalidArgumentType
 from theorems.figures import save_figure
 from theorems.maths.distance import distance, expected_distance, fixed_bound, random_main_sum

@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from theorems.arithmetic.validation import check_integer, check_seed, check_work, cli_integer
+from theorems.arithmetic.validation import check_integer, check_seed, check_work
+from theorems.figures.arguments import cli_integer
 from theorems.maths.distance import distance, fixed_bound, jensen_gap_bound, random_main_sum, top_n
 
 

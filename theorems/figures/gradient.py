@@ -11,7 +11,9 @@ from pathlib import Path
 
 import numpy as np
 
-from theorems.arithmetic.validation import check_output_path, check_seed, cli_integer
+from theorems.arithmetic.files import check_output_path
+from theorems.arithmetic.validation import check_seed
+from theorems.figures.arguments import cli_integer
 from theorems.figures import save_figure
 from theorems.maths.gradient_sensitivity import (Sensitivity, _check_result, algorithm5, causal_mask, fig4_claims, paper_curve,
                                                  sup_finite_difference, sup_spectral, synthetic_logits)

@@ -20,7 +20,9 @@ from pathlib import Path
 
 import numpy as np
 
-from theorems.arithmetic.validation import check_integer, check_output_path, check_positive, check_seed, check_work, cli_integer
+from theorems.arithmetic.files import check_output_path
+from theorems.arithmetic.validation import check_integer, check_positive, check_seed, check_work
+from theorems.figures.arguments import cli_integer
 from theorems.errors import InvalidArgumentType
 from theorems.figures import save_figure
 from theorems.maths.separability import (default_radius, separability_lower_bound, separability_upper_bound,

@@ -23,6 +23,7 @@ import numpy as np
 from strategies import separability_instances
 from theorems.arithmetic.precision import Ball, to_float
 from theorems.engine.derivation import Derivation, DerivationReport, Link, Term, describe_tightness, gate
+from theorems.engine.search import tightness_class
 from theorems.maths.distance import subsets
 from theorems.statements.distance import theorem1
 from theorems.statements.distance.corollary2 import confirm_expectation
@@ -322,8 +323,6 @@ def _account(statement_id: str, report: DerivationReport, *, detail: bool = True
     """One proof, step by step. ``detail=False``: only what does not move with the search path (verdicts, the
     tight/loose class of each step, the first failing step), for the tracked ledger; ``True`` adds the ratios and
     the counterexample (the untracked detailed ledger)."""
-    from theorems.engine.ledger import tightness_class
-
     d = report.derivation
     lines = [f"### `{statement_id}` — {d.title}", "", f"- Chain: {d.formula}"]
     for r in report.links:
@@ -373,10 +372,3 @@ def ledger_section(ids=None, *, seed: int, max_examples: int | None = None, deta
              "Each proof as a derivation (`theorems/statements/proofs.py`, see `docs/derivations.md`): every step searched as a "
              "statement of its own; for a refuted result the first failing step, for one that holds the loosest.", ""]
     return "\n".join(lines + [_account(sid, r, detail=detail) + "\n" for sid, r in reports.items()])
-
-
-if __name__ == "__main__":
-    from theorems.engine import profiles
-
-    profiles.load("ci")
-    print(ledger_section(seed=0))

@@ -33,7 +33,7 @@ from theorems.engine.search.confirm import confirm_in_high_precision, confirmati
 from theorems.engine.search.limits import (CANDIDATE_MARGIN, CANDIDATES_KEPT, HIGH_PRECISION_BITS, MAX_EXAMPLES,
                                            PROGRESS_SECONDS, SHRINK_EVALUATIONS, TARGET_CALLS_PER_EXAMPLE)
 from theorems.engine.search.report import (FOUND, Candidate, Certificate, Counterexample, IllDefined, Necessity,
-                                           SearchReport, Tightness, Verdict)
+                                           SearchReport, Tightness, Verdict, describe_instance, tightness_class)
 from theorems.engine.search.run import investigate
 from theorems.engine.search.state import Search
 from theorems.engine.search.target import float_outcome  # the name tests import
@@ -43,6 +43,6 @@ __all__ = [
     "CANDIDATES_KEPT", "CANDIDATE_MARGIN", "FOUND", "HIGH_PRECISION_BITS", "MAX_EXAMPLES", "PROGRESS_SECONDS",
     "SHRINK_EVALUATIONS", "TARGET_CALLS_PER_EXAMPLE", "Candidate", "Certificate", "Counterexample", "IllDefined",
     "Necessity", "Search", "SearchReport", "Tightness", "Verdict", "candidate_at", "certify", "check",
-    "check_search_arguments", "confirm_in_high_precision", "confirmation", "investigate", "necessity", "refute",
-    "worst",
+    "check_search_arguments", "confirm_in_high_precision", "confirmation", "describe_instance", "investigate",
+    "necessity", "refute", "tightness_class", "worst",
 ]

@@ -6,7 +6,7 @@ certify a wrong verdict. Two computations disagree only when two *rigorous* encl
 a value without an error bound decides nothing (float64 loses a cancelling or subnormal side entirely, and mpmath's
 points round too). So the one policy here, :func:`disagreement`, used by the search (:func:`cross_check`, on balls,
 at every precision before :func:`~theorems.engine.search.balls.certify` reads them) and by the prover
-(``cross_check_enclosure`` of :mod:`theorems.engine.proof`, on each box's enclosures at the box's centre), is:
+(``cross_check_enclosure`` of :mod:`theorems.engine.prove.crosscheck`, on each box's enclosures at the box's centre), is:
 
 1. float64 *triggers*: where the side's float64 value lies farther than :data:`TOLERANCE` times the element's scale
    ``max(|lhs|, |rhs|)`` (plus :data:`SUBNORMAL`) from the enclosure, a second enclosure is computed (a miss below

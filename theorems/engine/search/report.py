@@ -2,6 +2,8 @@
 
 >>> Tightness(ratio=0.5, instance={"L": 2}, lhs=0.5, rhs=1.0).describe()
 'loose: 0.5 at best'
+>>> tightness_class(Tightness(ratio=0.9999, instance={}, lhs=0.9999, rhs=1.0))
+'tight (ratio ≥ 0.99)'
 """
 
 from __future__ import annotations
@@ -113,6 +115,28 @@ def _short(value) -> str | None:
     if isinstance(value, (float, np.floating)):
         return f"{float(value):.4g}"
     return None
+
+
+def tightness_class(tightness) -> str:
+    """A tightness as the tracked ledger states it: tight or loose, which does not move with the search path."""
+    if tightness is None:
+        return "tightness not reported"
+    threshold = getattr(tightness, "TIGHT", 0.99)
+    return f"tight (ratio ≥ {threshold:g})" if tightness.ratio >= threshold else f"loose (ratio < {threshold:g})"
+
+
+def describe_instance(instance) -> str:
+    """An instance in Markdown, each key and its value shortened: ``describe_instance({"T": 1.0})`` is the text
+    `` `T` = `1` ``."""
+    return "; ".join(f"`{k}` = `{_value(v)}`" for k, v in instance.items())
+
+
+def _value(value) -> str:
+    if isinstance(value, np.ndarray):
+        return np.array2string(np.asarray(value, dtype=float), precision=6, separator=", ", threshold=24)
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    return str(value)
 
 
 @dataclasses.dataclass(frozen=True)

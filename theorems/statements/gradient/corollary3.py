@@ -22,7 +22,7 @@ from hypothesis import assume
 from hypothesis import strategies as st
 
 from strategies import log_uniform, logits, temperatures
-from theorems.engine.boxes import below_zero
+from theorems.engine.prove.domain import below_zero
 from theorems.engine.statement import Hypothesis, Statement
 from theorems.maths.corollary3_bounds import (finite_difference_bound, half_over_t, paper_bound, quarter_over_t,
                                               root2_over_4t)
@@ -182,7 +182,7 @@ def _gaps(p, xp):
 PROVE = {"gaps": [(0.0, 10.0)], "T": (0.05, 20.0)}
 """The default proof domain: ``L = 2``, logit range up to 10, every ``T ∈ [0.05, 20]``. ``prove`` reduces ``T`` to
 ``T = 1`` (gaps up to 200 there) by homogeneity in ``(l, T)`` only because the independent checker proves that
-reduction for these sides on every box (``theorems/engine/proof_reduction.py``)."""
+reduction for these sides on every box (``theorems/engine/prove/reduction.py``)."""
 _PROVE_AT = {"entry": {"gaps": [(0.0, 10.0)] * 2, "T": (0.05, 20.0)},
              "spectral": {"gaps": [(0.0, 10.0)], "T": (0.1, 10.0)}}
 """Readings proved on another default domain: the entry bound at ``L = 3`` (its diagonal in the form

@@ -29,7 +29,7 @@ Nothing heavy is imported at pytest start (the engine, python-flint, mpmath, the
 theory test runs.
 
 A statement that holds and declares ``prove=`` (a domain) is also proved there
-(:func:`~theorems.engine.proof.prove`): a refuted proof fails the test, an undecided one passes with a warning
+(:func:`~theorems.engine.prove.prove`): a refuted proof fails the test, an undecided one passes with a warning
 that says so.
 """
 
@@ -43,7 +43,7 @@ from pathlib import Path
 
 import pytest
 
-from theorems.engine import profiles
+from theorems.app import profiles
 from theorems.errors import TheoryFailure
 
 profiles.register()  # at import, before Hypothesis's plugin loads the profile named on the command line
@@ -256,8 +256,8 @@ def _run(pin, *, seed: int) -> dict:
 
 def _prove(statement, seed: int, message: str) -> tuple[bool, str]:
     """Prove a holding statement on its declared domain: a refuted proof fails, an undecided one warns."""
-    from theorems.engine.proof import SUITE_BOXES, prove
-    from theorems.engine.proof_certificate import checked_if_small
+    from theorems.engine.prove import SUITE_BOXES, prove
+    from theorems.engine.prove.certificate import checked_if_small
 
     proof = checked_if_small(prove(statement, seed=seed, max_seconds=None, max_boxes=SUITE_BOXES), statement)
     if proof.status == "undecided":

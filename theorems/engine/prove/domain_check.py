@@ -2,7 +2,7 @@
 
 ``prove`` answers only the question the statement asks. Before the search, the domain must
 
-- be well formed (:class:`~theorems.engine.boxes.Domain`: intervals finite with ``low <= high``), with every fixed
+- be well formed (:class:`~theorems.engine.prove.domain.Domain`: intervals finite with ``low <= high``), with every fixed
   number finite (``T = inf`` or ``nan`` is no instance);
 - give ``T``, the temperature of ``softmax(l/T)`` in every statement of the suite (the paper's hypothesis
   ``T > 0``, and the key the homogeneity reduction scales), only finite, normal, positive values (the suite's
@@ -31,7 +31,7 @@ import numpy as np
 
 from theorems.arithmetic.precision import F64
 from theorems.arithmetic.validation import SMALLEST_TEMPERATURE
-from theorems.engine.boxes import Domain, interval_bounds, is_interval
+from theorems.engine.prove.domain import Domain, interval_bounds, is_interval
 from theorems.errors import InvalidArgument
 
 TEMPERATURE = "T"

@@ -17,21 +17,22 @@ from __future__ import annotations
 import dataclasses
 import json
 import tempfile
-import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from theorems.arithmetic.validation import check_output_path
+from theorems.arithmetic.files import check_output_path
 from theorems.checker.certificate import FORMAT
-from theorems.engine.boxes import interval_bounds, is_interval
+from theorems.checker import verify as checker
+from theorems.engine.prove.domain import interval_bounds, is_interval
+from theorems.engine.prove.state import now
 from theorems.errors import InvalidArgument
 
 METHODS = ("mean-value", "mean-value+faces", "taylor2", "taylor2+faces")
 """How a box was closed: the dual's enclosure (plain interval value ∩ mean-value form) or the second-order Taylor
-form (:mod:`theorems.arithmetic.taylor`) on the whole box, or either after the face reductions where ``g`` is
+form (jets of order 2, :mod:`theorems.arithmetic.box_jet`) on the whole box, or either after the face reductions where ``g`` is
 certainly monotone."""
 
 
@@ -116,14 +117,14 @@ CHECK_BOXES = 5000
 about 1–7 ms a box); a larger proof says how to re-check it."""
 
 
-def checked(proof, statement, *, path, deadline: float | None = None) -> Any:
-    """``proof`` with the checker's verdict: its certificate written to ``path`` and re-checked by ``deadline`` (a
-    ``time.perf_counter()`` reading, ``None``: none). A proof that is not ``proved`` is returned as it is, and no
+def checked(proof, statement, *, path: Path, deadline: float | None = None) -> Any:
+    """``proof`` with the checker's verdict: its certificate written to ``path`` (validated already: by
+    :func:`checked_path`, or a temporary file) and re-checked by ``deadline`` (a reading of the prover's clock,
+    :func:`~theorems.engine.prove.state.now`; ``None``: none). A proof that is not ``proved`` is returned as it is, and no
     file is written: a certificate exists only for a proof. A proof whose certificate the checker rejects is
     ``undecided`` (prover and checker disagree, so one of them is wrong), and its file is removed."""
     if proof.status != "proved" or proof.certificate_data is None:
         return proof
-    path = checked_path(path)
     write(path, proof.certificate_data)
     status, text = check(path, statement, deadline=deadline)
     if status == "rejected":  # two computations disagree: one of them is wrong, so nothing is proved
@@ -153,14 +154,12 @@ class _OutOfTime(Exception):
 def check(path: Path, statement, *, deadline: float | None = None) -> tuple[str, str]:
     """``(status, text)``: the independent checker's verdict on the certificate at ``path``, or ``"not checked"``
     when ``deadline`` passes first (checked after each box)."""
-    from theorems.checker.verify import verify_proof
-
     def progress(done: int, total: int) -> None:
-        if deadline is not None and time.perf_counter() > deadline and done < total:
+        if deadline is not None and now() > deadline and done < total:
             raise _OutOfTime(f"the time limit was reached while the checker re-checked box {done} of {total}")
 
     try:
-        result = verify_proof(path, statement=statement, progress=progress)
+        result = checker.verify_proof(path, statement=statement, progress=progress)
     except InvalidArgument as error:  # e.g. a fixed object the statement's declared domain does not hold
         return "not checked", str(error)
     except _OutOfTime as error:

@@ -10,12 +10,13 @@ import sys
 import time
 from pathlib import Path
 
-from theorems.arithmetic.validation import check_output_path
+from theorems.arithmetic.files import check_output_path
 from theorems.catalogue import STATEMENTS, select
-from theorems.checker import REFINE, verify_proof
-from theorems.engine import ledger, profiles
-from theorems.engine.proof import SUITE_BOXES, prove
-from theorems.engine.proof_certificate import checked_if_small
+from theorems.app import ledger, profiles
+from theorems.app.verify import verify_proof
+from theorems.checker import REFINE
+from theorems.engine.prove import SUITE_BOXES, prove
+from theorems.engine.prove.certificate import checked_if_small
 from theorems.engine.search import MAX_EXAMPLES, check
 from theorems.errors import InvalidArgument, TheoremsError
 from theorems.statements.proofs import gate_all, ledger_section  # an entry point: above the statements
@@ -26,6 +27,7 @@ EPILOG = """examples:
   python -m theorems check corollary1 --json    # an id or an id prefix; JSON for machines
   python -m theorems check lemma1 --prove       # also prove each holding statement on its declared domain
   python -m theorems ledger                     # writes docs/verdicts.md and the README's verdict table
+  python -m theorems proofs                     # prints the proofs step by step (the ledger's last section)
   python -m theorems verify-proof proof.json    # re-check a certificate of prove(..., certificate=PATH)
 """
 
@@ -43,10 +45,12 @@ def _parser() -> argparse.ArgumentParser:
         description="Property-based verification of the statements of 'Limitations of Normalization in "
                     "Attention Mechanism' (arXiv 2508.17821): each statement is searched for a counterexample, "
                     "which is shrunk to a minimal instance and certified in ball arithmetic.")
-    commands = parser.add_subparsers(dest="command", required=True, metavar="{list,check,ledger,verify-proof}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{list,check,ledger,proofs,verify-proof}")
     commands.add_parser("list", help="list every statement with its expected verdict")
     for name, text in (("check", "search every named statement and compare with its expected verdict"),
-                       ("ledger", "check every statement, probe every hypothesis, write the verdict ledger")):
+                       ("ledger", "check every statement, probe every hypothesis, write the verdict ledger"),
+                       ("proofs", "gate every proof step by step and print it as the ledger does (its detailed "
+                                  "rendering)")):
         sub = commands.add_parser(name, help=text, description=text)
         if name == "check":
             sub.add_argument("ids", nargs="*", metavar="ID", help="statement ids or id prefixes (default: all)")
@@ -60,7 +64,7 @@ def _parser() -> argparse.ArgumentParser:
             sub.add_argument("--prove-seconds", type=_seconds, default=None,
                              help="also a time limit of each proof in seconds (default: none; a proof stopped by "
                                   "time depends on the machine and its load)")
-        else:
+        elif name == "ledger":
             sub.add_argument("--out", type=Path, default=Path("docs/verdicts.md"), help="ledger path (default: %(default)s)")
             sub.add_argument("--readme", type=Path, default=Path("README.md"), help="README whose verdict table to refresh")
             sub.add_argument("--details", type=Path, default=ledger.DETAILS,
@@ -250,4 +254,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "verify-proof":
         return _verify(args, parser)
     profiles.load(args.profile)
+    if args.command == "proofs":
+        print(ledger_section(seed=args.seed, max_examples=args.max_examples))
+        return 0
     return _check(args, parser) if args.command == "check" else _ledger(args, parser)

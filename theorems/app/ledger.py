@@ -13,10 +13,6 @@ and the hypotheses shown necessary, as Markdown.
 - the **detailed** ledger (``--details``, default ``out/ledger/verdicts.md``, untracked): the same with the
   machine's witnesses — minimal counterexamples, tightness ratios and where they were met, example counts, the
   Hypothesis release.
-
->>> class T: ratio, TIGHT = 0.9999, 0.99
->>> tightness_class(T())
-'tight (ratio ≥ 0.99)'
 """
 
 from __future__ import annotations
@@ -29,9 +25,9 @@ from pathlib import Path
 import hypothesis
 import numpy as np
 
-from theorems.engine.proof import SUITE_BOXES, Proof, prove
-from theorems.engine.proof_certificate import checked_if_small
-from theorems.engine.search import Necessity, Tightness, Verdict, check, necessity
+from theorems.engine.prove import SUITE_BOXES, Proof, prove
+from theorems.engine.prove.certificate import checked_if_small
+from theorems.engine.search import Necessity, Tightness, Verdict, check, describe_instance, necessity, tightness_class
 from theorems.engine.statement import Statement
 
 START, END = "<!-- verdicts:start -->", "<!-- verdicts:end -->"
@@ -65,29 +61,9 @@ def collect(statements: Iterable[Statement], *, max_examples: int | None, seed: 
     return entries
 
 
-def _value(value) -> str:
-    if isinstance(value, np.ndarray):
-        return np.array2string(np.asarray(value, dtype=float), precision=6, separator=", ", threshold=24)
-    if isinstance(value, float):
-        return f"{value:.6g}"
-    return str(value)
-
-
-def describe_instance(instance) -> str:
-    return "; ".join(f"`{k}` = `{_value(v)}`" for k, v in instance.items())
-
-
 def _counterexample(cx) -> str:
     return (f"{describe_instance(cx.instance)} — lhs = {cx.lhs:.6g}, rhs = {cx.rhs:.6g}, margin = {cx.margin:.3g} "
             f"(size {cx.size}; certified: {cx.method})")
-
-
-def tightness_class(tightness) -> str:
-    """The tracked ledger's tightness: tight or loose, which does not move with the search path."""
-    if tightness is None:
-        return "tightness not reported"
-    threshold = getattr(tightness, "TIGHT", 0.99)
-    return f"tight (ratio ≥ {threshold:g})" if tightness.ratio >= threshold else f"loose (ratio < {threshold:g})"
 
 
 def _evidence(verdict: Verdict, detail: bool = True) -> str:

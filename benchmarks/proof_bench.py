@@ -1,4 +1,4 @@
-"""``python -m theorems.engine.proof_bench``: boxes and seconds per proof, on main's domains (before issue 29:
+"""``python -m benchmarks.proof_bench`` (from the repository's root): boxes and seconds per proof, on main's domains (before issue 29:
 ``T = 1``, ``L ≤ 3``) and on the domains the catalogue declares now (``T`` on an interval through the checked
 reduction, larger ``L``), each new proof re-checked by the independent checker. ``--write`` replaces the table in
 ``docs/proofs.md`` (between its ``proof-bench`` markers).
@@ -21,7 +21,10 @@ from pathlib import Path
 
 import numpy as np
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "proofs.md"
+from theorems.catalogue import STATEMENTS
+from theorems.engine.prove import prove
+
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "proofs.md"
 BEGIN, END = "<!-- proof-bench: begin -->", "<!-- proof-bench: end -->"
 MAX_SECONDS = 120
 
@@ -33,8 +36,6 @@ the before/after of the second-order Taylor form."""
 
 def cases():
     """``(statement id, before: main's domain, SECOND_ORDER or None, after: the domain now[, prove's options])``."""
-    from theorems.catalogue import STATEMENTS
-
     def declared(sid):
         return STATEMENTS[sid].prove
 
@@ -83,9 +84,6 @@ class Row:
 
 
 def measure(*, max_seconds: float = MAX_SECONDS, only: str | None = None) -> list[Row]:
-    from theorems.catalogue import STATEMENTS
-    from theorems.engine.proof import prove
-
     rows = []
     for sid, before, after, *options in cases():
         if only and only not in sid:
@@ -106,8 +104,6 @@ def measure(*, max_seconds: float = MAX_SECONDS, only: str | None = None) -> lis
 
 
 def _before(statement, before, after, options, max_seconds):
-    from theorems.engine.proof import prove
-
     if before is None:
         return None
     if before == SECOND_ORDER:
@@ -135,7 +131,7 @@ def write(text: str, *, path: Path = DOCS) -> None:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m theorems.engine.proof_bench", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.proof_bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--write", action="store_true", help=f"replace the table in {DOCS.name}")
     parser.add_argument("--max-seconds", type=float, default=MAX_SECONDS, help="per proof (default %(default)s)")
     parser.add_argument("--only", default=None, help="only statements whose id contains this")

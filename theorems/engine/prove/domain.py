@@ -27,10 +27,8 @@ from typing import Any
 import flint
 import numpy as np
 
-from theorems.arithmetic.decimals import interval_text, number_text, outward, written
-from theorems.arithmetic.dual import DualArray, on_box
-from theorems.arithmetic.taylor import TaylorArray
-from theorems.arithmetic.taylor import on_box as taylor_on_box
+from theorems.arithmetic.decimals import domain_text, outward, written
+from theorems.arithmetic.box_jet import ARRAYS, on_box
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
 
@@ -137,38 +135,9 @@ class Domain:
         return self.assemble([float(x) for x in coordinates])
 
     def describe(self, lows=None, highs=None) -> str:
-        lows = self.lows if lows is None else lows
-        highs = self.highs if highs is None else highs
-        parts, at = [], 0
-        for key in self.order:
-            if key not in self.keys:
-                parts.append(f"{key} = {_text(self.fixed[key])}")
-                continue
-            shape = self.shapes[self.keys.index(key)]
-            n = int(np.prod(shape)) if shape else 1
-            lo, hi = lows[at:at + n], highs[at:at + n]
-            at += n
-            if shape and np.all(lo == lo[0]) and np.all(hi == hi[0]):
-                parts.append(f"{key} ∈ {_interval(lo[0], hi[0])}^{'×'.join(map(str, shape))}")
-            elif shape:
-                parts.append(f"{key} ∈ " + " × ".join(_interval(a, b) for a, b in zip(lo, hi)))
-            else:
-                parts.append(f"{key} ∈ {_interval(lo[0], hi[0])}")
-        return ", ".join(parts)
-
-
-def _interval(low: float, high: float) -> str:
-    return "[{}, {}]".format(*interval_text(low, high))
-
-
-def _text(value) -> str:
-    """A fixed value as what it means: a float its shortest decimal (the ball of one ulp the backends make of it
-    holds that decimal), never rounded to fewer digits."""
-    if isinstance(value, np.ndarray):
-        return np.array2string(value, separator=", ", floatmode="unique")
-    if isinstance(value, (float, np.floating)):
-        return number_text(value)
-    return getattr(value, "name", None) or repr(value)
+        """The domain (or the box ``[lows, highs]`` of it) as text (:func:`~theorems.arithmetic.decimals.domain_text`)."""
+        return domain_text(order=self.order, shapes=dict(zip(self.keys, self.shapes)), fixed=self.fixed,
+                           lows=self.lows if lows is None else lows, highs=self.highs if highs is None else highs)
 
 
 def as_written(domain: Mapping[str, Any]) -> dict[str, Any]:
@@ -223,18 +192,11 @@ def centre_radius(lows: np.ndarray, highs: np.ndarray) -> list[tuple]:
 
 
 @contextlib.contextmanager
-def dual_instance(domain: Domain, lows: np.ndarray, highs: np.ndarray):
-    """Yield the instance (or parameters) of :class:`~theorems.arithmetic.dual.Dual` values on the box ``[lows, highs]``."""
-    with on_box(centre_radius(lows, highs)) as coordinates:
-        yield domain.assemble(coordinates, wrap=lambda a: a.view(DualArray))
-
-
-@contextlib.contextmanager
-def taylor_instance(domain: Domain, lows: np.ndarray, highs: np.ndarray):
-    """Yield the instance (or parameters) of second-order :class:`~theorems.arithmetic.taylor.Taylor` forms on the
-    box ``[lows, highs]``."""
-    with taylor_on_box(centre_radius(lows, highs)) as coordinates:
-        yield domain.assemble(coordinates, wrap=lambda a: a.view(TaylorArray))
+def jet_instance(domain: Domain, lows: np.ndarray, highs: np.ndarray, *, order: int):
+    """Yield the instance (or parameters) of jets of ``order`` (:mod:`theorems.arithmetic.box_jet`: 1 the mean-value
+    form, 2 the second-order form) on the box ``[lows, highs]``."""
+    with on_box(centre_radius(lows, highs), order=order) as coordinates:
+        yield domain.assemble(coordinates, wrap=lambda a: a.view(ARRAYS[order]))
 
 
 def bisect(lows: np.ndarray, highs: np.ndarray, k: int) -> tuple[tuple, tuple]:

@@ -17,14 +17,16 @@ one graded evaluation on the whole base box (a cheap filter, not the proof), and
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from theorems.engine.boxes import interval_bounds, is_interval
+from theorems.arithmetic.decimals import float_above, float_below
+from theorems.checker import screen
+from theorems.engine.prove.certificate import certificate_json, domain_spec
+from theorems.engine.prove.domain import interval_bounds, is_interval
 
 SCALE = "T"
 BASE_T = 1.0
@@ -84,42 +86,18 @@ def base_domain(domain: Mapping[str, Any], degrees: Mapping[str, int]) -> dict[s
 
 def _scaled(pair, factors, degree: int) -> tuple[float, float]:
     images = [Fraction(float(x)) * f ** degree for x in pair for f in factors]
-    return _down(min(images)), _up(max(images))
-
-
-def _down(value: Fraction) -> float:
-    x = float(value)
-    return math.nextafter(x, -math.inf) if Fraction(x) > value else x
-
-
-def _up(value: Fraction) -> float:
-    x = float(value)
-    return math.nextafter(x, math.inf) if Fraction(x) < value else x
+    return float_below(min(images)), float_above(max(images))
 
 
 def plausible(statement, domain: Mapping[str, Any], degrees: Mapping[str, int], slack: float) -> bool:
-    """Whether one graded evaluation of both sides on the whole base box passes (a screen: the proof is the
-    checker's graded evaluation on every box of the base proof)."""
-    from theorems.checker import certificate as certificates
-    from theorems.checker.jet import NotHomogeneous
-    from theorems.checker.verify import Checker, CertificateRejected
-    from theorems.engine.proof_certificate import certificate_json
-
+    """Whether one graded evaluation of both sides on the whole base box leaves the reduction possible (the
+    checker's public screen, :func:`theorems.checker.screen`: the proof is its graded evaluation on every box of
+    the base proof)."""
     base = base_domain(domain, degrees)
     data = certificate_json(statement=statement, domain=domain, slack=slack, leaves=[],
                             reduction=reduction_json(domain, degrees))
-    data["boxes"] = [{"low": [0.0], "high": [0.0]}]  # replaced below: parse needs one
-    parsed = certificates.parse({**data, "boxes": [{"low": _flat(base, 0), "high": _flat(base, 1)}]})
-    try:
-        checker = Checker(parsed, statement, 0, None)
-        checker.bound = checker.one_plus_slack
-        box = parsed.boxes[0]
-        checker._evaluate_path(box.low, box.high, None)
-    except (NotHomogeneous, CertificateRejected):
-        return False
-    except Exception:  # noqa: BLE001 - undecided on the whole box (a hull, a division): only the full check decides
-        return True
-    return True
+    data["boxes"] = [{"low": _flat(base, 0), "high": _flat(base, 1)}]
+    return screen(data, statement)
 
 
 def _flat(domain: Mapping[str, Any], side: int) -> list[float]:
@@ -133,7 +111,6 @@ def _flat(domain: Mapping[str, Any], side: int) -> list[float]:
 
 
 def reduction_json(domain: Mapping[str, Any], degrees: Mapping[str, int]) -> dict[str, Any]:
-    from theorems.engine.proof_certificate import domain_spec
-
+    """The certificate's ``reduction``: the degrees, the scale ``T`` and the base domain."""
     return {"kind": "homogeneity", "degrees": dict(degrees), "scale": SCALE,
             "base": domain_spec(base_domain(domain, degrees))}

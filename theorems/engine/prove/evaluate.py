@@ -1,0 +1,250 @@
+"""One box of a branch-and-bound: the claim enclosed on it, closed, reduced to a face, or split.
+
+On a box, ``g = small/big − (1 + slack)`` (where ``big > 0`` is certain: a common factor of both sides cancels, as
+``1/T`` does) or ``small − (1 + slack)·big`` (elsewhere) is enclosed by a :class:`Method`: the jets of one order of
+:mod:`theorems.arithmetic.box_jet` (:data:`MEAN_VALUE`, order 1; where it leaves the box open by less than
+:data:`~theorems.engine.prove.state.TAYLOR_BELOW`, :data:`TAYLOR2`, order 2). An element whose ``g ≤ 0`` is certain
+is closed; one where ``g`` is certainly monotone in a coordinate is moved to the face where ``g`` is largest
+(:func:`collapse`, what the certificate's ``faces`` state) and evaluated again; what stays open is split along the
+coordinate of largest ``|∂g|·width`` (:func:`split`). Every box's enclosures are cross-checked at its centre
+(:mod:`~theorems.engine.prove.crosscheck`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import flint
+import numpy as np
+
+from theorems.arithmetic.box_jet import JETS, SPACES, BoxJet, as_jet
+from theorems.arithmetic.precision import Ball, Undecided
+from theorems.engine.prove import certificate
+from theorems.engine.prove.crosscheck import cross_check_enclosure
+from theorems.engine.prove.domain import Domain, jet_instance
+from theorems.engine.prove.points import floats_at_centre, refute_vertex
+from theorems.engine.prove.state import BranchAndBound, ordered, sides
+
+
+@dataclasses.dataclass(frozen=True)
+class Method:
+    """An enclosure of the sides on a box: its name (the certificate's method) and the order of its jets;
+    ``declines``: what its evaluation raises where it cannot enclose the sides on a box (then the box is bisected)."""
+
+    name: str
+    order: int
+    declines: tuple
+
+    @property
+    def xp(self):
+        """The backend its sides are evaluated against (``DUAL``, ``TAYLOR``)."""
+        return SPACES[self.order]
+
+    def instance(self, domain: Domain, lows, highs):
+        """The instance of jets on the box (a context manager: the box is the jets' context)."""
+        return jet_instance(domain, lows, highs, order=self.order)
+
+    def convert(self, value) -> BoxJet:
+        """A side's element as a jet of this order (a constant too: an exact ball)."""
+        return as_jet(value, JETS[self.order])
+
+
+MEAN_VALUE = Method("mean-value", 1, (Undecided, ZeroDivisionError, ValueError, OverflowError))
+TAYLOR2 = Method("taylor2", 2, (Exception,))
+"""The second-order form only tightens what the mean-value form leaves open: where it cannot evaluate a side (an
+operation without a second-order rule, a kink), the box is left to the mean-value form and to bisection."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Bound:
+    """A box's verdict: ``upper`` an upper bound of ``g`` on it (``-inf`` when closed), ``split`` the coordinate to
+    bisect (``None``: closed; ``-1``: too small to split, still open)."""
+
+    upper: float
+    split: int | None
+
+    @property
+    def closed(self) -> bool:
+        return self.split is None
+
+
+CLOSED = Bound(-np.inf, None)
+
+
+def bound(search: BranchAndBound, lows, highs) -> Bound:
+    """The box ``[lows, highs]`` evaluated: each element tried with the mean-value form, then, where that leaves it
+    open by less than ``search.taylor_below``, with the second-order form: whichever closes it. A closed box is
+    recorded (``search.leaves``: what the certificate states) and raises the proved upper end of the sup."""
+    try:
+        g, small, big = evaluate(search, lows, highs)
+    except MEAN_VALUE.declines:
+        return Bound(np.inf, widest(lows, highs))
+    floats = floats_at_centre(search, lows, highs)
+    cross_check_enclosure(search, lows, highs, small, big, floats)
+    worst, worst_upper, open_elements = None, -np.inf, []
+    box_ratio, faces, ratio_everywhere, methods = -np.inf, {}, True, set()
+    for at in range(len(g)):
+        _witness(search, small[at], big[at])
+        ratio_everywhere = ratio_everywhere and _certainly_positive(big[at])
+        proved, ratio, faces[at] = element(search, g[at], small[at], big[at], at, lows, highs, MEAN_VALUE)
+        if proved:
+            box_ratio, methods = max(box_ratio, ratio), methods | {MEAN_VALUE.name}
+            continue
+        open_elements.append(at)
+        upper = _upper(g[at])
+        if upper > worst_upper or worst is None:
+            worst, worst_upper = g[at], upper
+    if open_elements and worst_upper < search.taylor_below:
+        closed = second_order(search, lows, highs, open_elements, faces, floats)
+        for at, ratio in closed.items():
+            box_ratio, methods = max(box_ratio, ratio), methods | {TAYLOR2.name}
+        if len(closed) == len(open_elements):
+            worst = None
+    if worst is not None:
+        return Bound(worst_upper, split(worst, lows, highs))
+    search.sup_high = max(search.sup_high, box_ratio)
+    method = TAYLOR2.name if TAYLOR2.name in methods else MEAN_VALUE.name
+    search.closed(method)
+    if search.leaves is not None:  # the box as the certificate states it: a bound only where it is a ratio's
+        claimed = box_ratio if ratio_everywhere and box_ratio < 1 + search.slack else None
+        search.leaves.append(certificate.Leaf(tuple(lows), tuple(highs), faces, claimed, form=method))
+    return CLOSED
+
+
+def evaluate(search: BranchAndBound, lows, highs, method: Method = MEAN_VALUE):
+    """``(g, small, big)`` as flat arrays of ``method``'s enclosures on the box, ``g`` the claim in whichever form is
+    provable: ``small/big − (1 + slack)`` where ``big > 0`` is certain, ``small − (1 + slack)·big`` elsewhere; both
+    are ``≤ 0`` exactly where the claim holds."""
+    with method.instance(search.domain, lows, highs) as instance:
+        _, (lhs, rhs) = sides(search.statement, instance, method.xp)
+        small, big = (np.atleast_1d(np.asarray(side, dtype=object)) for side in ordered(search.statement, lhs, rhs))
+        small, big = (np.array([method.convert(x) for x in side.ravel()], dtype=object)  # constants too: exact balls
+                      for side in np.broadcast_arrays(small, big))
+        factor = flint.arb(1) + flint.arb(search.slack)  # exactly 1 + slack (a float sum would round)
+        g = np.array([s / b - factor if _certainly_positive(b) else s - b * factor
+                      for s, b in zip(small, big)], dtype=object)
+        return g, small, big
+
+
+def second_order(search: BranchAndBound, lows, highs, elements, faces, floats) -> dict[int, float]:
+    """The elements among ``elements`` that the second-order form closes on the box, with their ratio bounds
+    (``faces`` records their face reductions); none where a side is not twice differentiable on the box.
+    ``floats``: the float64 sides at the centre, for the cross-check."""
+    try:
+        g, small, big = evaluate(search, lows, highs, TAYLOR2)
+    except TAYLOR2.declines:
+        return {}
+    cross_check_enclosure(search, lows, highs, small, big, floats)
+    closed = {}
+    for at in elements:
+        proved, ratio, steps = element(search, g[at], small[at], big[at], at, lows, highs, TAYLOR2)
+        if proved:
+            closed[at], faces[at] = ratio, steps
+    return closed
+
+
+def element(search: BranchAndBound, g, small, big, at: int, lows, highs, method: Method) -> tuple[bool, float, tuple]:
+    """Whether ``g ≤ 0`` is proved for this element on the box (after replacing each coordinate in which ``g`` is
+    certainly monotone by the endpoint where it is largest), the proved upper bound of ``small/big`` there, and
+    the face reductions applied (``(coordinate, "low" | "high")`` in order: what the certificate states)."""
+    faces: list[tuple[int, str]] = []
+    for _ in range(len(lows) + 1):
+        if _certainly_nonpositive(g):
+            return True, _ratio_upper(search, small, big), tuple(faces)
+        if not isinstance(g, BoxJet):
+            return False, np.inf, ()
+        lows, highs, steps = collapse(g, lows, highs)
+        if not steps:
+            return False, np.inf, ()
+        faces.extend(steps)
+        try:
+            values = evaluate(search, lows, highs, method)
+        except method.declines:
+            return False, np.inf, ()
+        g, small, big = (v[at] for v in values)
+        _witness(search, small, big)
+        if np.all(lows == highs) and _certainly_positive(g):
+            refute_vertex(search, lows)
+    return False, np.inf, ()
+
+
+def collapse(g: BoxJet, lows, highs):
+    """The box with each coordinate where ``g`` is certainly monotone set to the endpoint where ``g`` is largest,
+    and the steps taken, ``(coordinate, "low" | "high")``."""
+    lows, highs, steps = lows.copy(), highs.copy(), []
+    for k, slope in enumerate(g.gradient):
+        if lows[k] == highs[k] or not slope.is_finite():
+            continue
+        if slope.lower() >= 0:  # g nondecreasing in x_k on the box: its largest values are at x_k = high
+            lows[k] = highs[k]
+            steps.append((k, "high"))
+        elif slope.upper() <= 0:
+            highs[k] = lows[k]
+            steps.append((k, "low"))
+    return lows, highs, steps
+
+
+def split(g, lows, highs) -> int:
+    """The coordinate to bisect an open box along: the largest ``|∂g|·width`` (the widest where ``g`` has no finite
+    gradient); ``-1`` when the box is too small to split."""
+    widths = highs - lows
+    if not np.any(widths > 0) or np.all(widths <= 1e-12 * np.maximum(1.0, np.abs(lows) + np.abs(highs))):
+        return -1
+    if isinstance(g, BoxJet) and all(s.is_finite() for s in g.gradient):
+        weights = np.array([float(s.abs_upper()) for s in g.gradient]) * widths
+        if np.max(weights) > 0:
+            return int(np.argmax(weights))
+    return widest(lows, highs)
+
+
+def widest(lows, highs) -> int:
+    widths = highs - lows
+    if not np.any(widths > 1e-12 * np.maximum(1.0, np.abs(lows) + np.abs(highs))):
+        return -1
+    return int(np.argmax(widths))
+
+
+def _enclosure(value):
+    """A jet's value (on the box), or a constant's ball."""
+    return value.value if isinstance(value, BoxJet) else Ball(value).arb
+
+
+def _certainly_positive(value) -> bool:
+    return bool(_enclosure(value) > 0)
+
+
+def _certainly_nonpositive(g) -> bool:
+    value = _enclosure(g)
+    return bool(value.is_finite() and value.upper() <= 0)
+
+
+def _upper(value) -> float:
+    value = _enclosure(value)
+    upper = float(value.upper()) if value.is_finite() else np.inf
+    return np.nextafter(upper, np.inf)
+
+
+def _centre(value):
+    return value.centre if isinstance(value, BoxJet) else Ball(value).arb
+
+
+def _witness(search: BranchAndBound, small, big) -> None:
+    """Raise the proved lower end of ``sup small/big`` with the value at the box's centre (a point of the domain)."""
+    if isinstance(small, BoxJet) or isinstance(big, BoxJet):
+        low = _centre(small) / _centre(big) if _centre(big) > 0 else None
+        if low is not None and low.is_finite():
+            search.sup_low = max(search.sup_low, float(np.nextafter(float(low.lower()), -np.inf)))
+
+
+def _ratio_upper(search: BranchAndBound, small, big) -> float:
+    ceiling = 1 + search.slack
+    big_value, small_value = _enclosure(big), _enclosure(small)
+    if not big_value > 0:
+        search.ratio_known = False
+        return ceiling
+    ratio = small_value / big_value
+    return min(ceiling, float(np.nextafter(float(ratio.upper()), np.inf))) if ratio.is_finite() else ceiling
+
+
+__all__ = ["Bound", "MEAN_VALUE", "Method", "TAYLOR2", "bound", "collapse", "element", "evaluate", "second_order",
+           "split", "widest"]

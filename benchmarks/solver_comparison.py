@@ -12,7 +12,7 @@ of the box where the claim fails?": unsat is a proof, sat a counterexample. What
   prove the suite's prover on the statement as written, slack 1e-4, at most 50,000 boxes and --timeout seconds.
 
 The stable softmax's max shift is removed in the translation where it is an identity (exp((l_i − m)/T) / Σ_j
-exp((l_j − m)/T) = exp(l_i/T) / Σ_j exp(l_j/T), and m + T·log Σ exp((l − m)/T) = T·log Σ exp(l/T), for every m);
+exp((l_j − m)/T) = exp(l_i/T) / Σ_j exp(l_j/T), and m + T·log Σ exp((l − m)/T) = T·log Σ exp(l/T), for any m);
 every other max stays (an if-then-else). The box is the statement's `prove=` domain with its decimals as written
 (0.1 is 1/10), T > 0 on it. dReal (`pip install dreal`) installs here but does not load (its wheel needs the shared
 library libibex.so, which neither Debian nor PyPI provides), so it has no column.
@@ -45,7 +45,7 @@ from doc_table import machine, replace  # noqa: E402
 from smt_solvers import ask, missing, version  # noqa: E402
 
 MARKERS = "solver-comparison"
-"""``--write`` replaces the table between ``<!-- solver-comparison: begin -->`` and ``… end -->`` in docs/proofs.md."""
+"""``--write`` replaces the table between ``<!-- solver-comparison: begin -->`` and ``… end -->`` (docs/proofs.md)."""
 SLACK = 1e-4
 MAX_BOXES = 50_000
 """The suite's box budget for one proof (``SUITE_BOXES``)."""
@@ -56,8 +56,8 @@ SOLVERS = ("cvc5", "z3", "prove")
 
 @dataclasses.dataclass(frozen=True)
 class Encoding:
-    """One bound as formulas: ``lhs relation rhs`` over ``l0 … l{n−1}, T`` and ``E0 … E{n−1}``, where ``E_i`` stands
-    for ``exp(l_i/T)`` (``exps``: each ``E_i``'s argument), on ``box`` (exact rational ends)."""
+    """One bound as formulas: ``lhs relation rhs`` over ``l0 … l{n−1}, T`` and ``E0 … E{n−1}``, where ``E_i``
+    stands for ``exp(l_i/T)`` (``exps``: each ``E_i``'s argument), on ``box`` (exact rational ends)."""
 
     statement: object
     lhs: sp.Expr
@@ -76,7 +76,7 @@ def _softmax(E):
 
 
 def _lse(E, T):
-    """T·log Σ exp(l/T): the stable ``max l + T·log Σ exp((l − max l)/T)`` with its max cancelled (an identity)."""
+    """T·log Σ exp(l/T): the stable ``max l + T·log Σ exp((l − max l)/T)``, its max cancelled (an identity)."""
     return T * sp.log(sp.Add(*E))
 
 
@@ -282,8 +282,10 @@ def table(rows_, solvers, seconds, started_load) -> str:
     lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
     lines += ["| " + " | ".join(row) + " |" for row in rows_]
     lines.append("")
-    lines.append(f"`python benchmarks/solver_comparison.py --write --timeout {seconds:g}`: {', '.join(version(s) for s in solvers if s != 'prove')}; "
-                 f"{seconds:g} s per question; one question at a time on {machine()}, shared with other work: load average {started_load:.1f} at the start (each row's in its last column).")
+    named = ", ".join(version(s) for s in solvers if s != "prove")
+    lines.append(f"`python benchmarks/solver_comparison.py --write --timeout {seconds:g}`: {named}; {seconds:g} s per "
+                 f"question; one question at a time on {machine()}, shared with other work: load average "
+                 f"{started_load:.1f} at the start (each row's in its last column).")
     return "\n".join(lines)
 
 
@@ -304,7 +306,8 @@ def main(argv=None) -> int:
                         help=f"comma-separated, from {', '.join(SOLVERS)} (default all)")
     parser.add_argument("--only", nargs="+", metavar="ID", help="these bounds (and their mutants) only")
     parser.add_argument("--no-mutants", action="store_true", help="the true bounds only")
-    parser.add_argument("--show-smtlib", action="store_true", help="print each question's SMT-LIB text and stop")
+    parser.add_argument("--show-smtlib", action="store_true",
+                        help="print each question's SMT-LIB text (cvc5's) and stop")
     args = parser.parse_args(argv)
     solvers = [s.strip() for s in args.solvers.split(",") if s.strip()]
     if unknown := set(solvers) - set(SOLVERS):

@@ -91,7 +91,8 @@ EVERYDAY_TIGHT = (
     tightened(MIN_PROBABILITY, lambda i, xp: 0.98 / 3, "min p ≤ 0.98/3"),
     tightened(COLLISION, lambda i, xp: 1.02 / 3, "Σp² ≥ 1.02/3"),
     tightened(ENTROPY, lambda i, xp: 0.98 * np.log(3), "H(p) ≤ 0.98·log 3"),
-    tightened(JACOBIAN_TRACE, lambda i, xp: 0.98 * (1 - 1 / 3) / i["T"], "tr(diag p − ppᵀ)/T ≤ 0.98·(1 − 1/3)/T"),
+    tightened(JACOBIAN_TRACE, lambda i, xp: 0.98 * (1 - 1 / 3) / i["T"],
+              "tr(diag p − ppᵀ)/T ≤ 0.98·(1 − 1/3)/T"),
     tightened(LSE_EXCESS, lambda i, xp: 0.98 * i["T"] * np.log(3), "T·LSE(l/T) − max l ≤ 0.98·T·log 3"),
 )
 

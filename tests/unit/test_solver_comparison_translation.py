@@ -91,7 +91,7 @@ def test_the_smtlib_question_reads_back_as_the_statement(statement, uninterprete
             assert [float(lhs), float(rhs)] == pytest.approx(expected, rel=1e-12, abs=1e-12), point
 
 
-@pytest.mark.parametrize("statement", [TRUE[0], TRUE[2]], ids=lambda s: s.id)
+@pytest.mark.parametrize("statement", TRUE + TIGHT, ids=lambda s: s.id)
 def test_the_box_is_the_domain_as_written(statement):
     text = comparison.smtlib(comparison.encode(statement))
     (low, high), (t_low, t_high) = statement.prove["l"][0], statement.prove["T"]
@@ -116,20 +116,27 @@ def test_the_jacobian_bound_in_smtlib():
 
 
 def test_the_mutant_differs_only_in_its_constant():
-    true, tight = (comparison.smtlib(comparison.encode(BY_ID[name])) for name in ("raw.lse-upper", "raw.lse-upper.tight"))
+    true, tight = (comparison.smtlib(comparison.encode(BY_ID[name]))
+                   for name in ("raw.lse-upper", "raw.lse-upper.tight"))
     changed = [(a, b) for a, b in zip(true.splitlines(), tight.splitlines()) if a != b]
     assert "(assert (= (exp y0) 3))" in true.splitlines()  # y0 is log 3
     assert len(changed) == 1 and changed[0][1] == changed[0][0].replace("(* y0 T)", "(* (/ 49 50) y0 T)"), changed
 
 
-def test_a_missing_solver_is_named_with_its_install_command(monkeypatch):
-    monkeypatch.setitem(sys.modules, "cvc5", None)  # an import of cvc5 now raises ImportError
+@pytest.mark.parametrize(("solver", "module", "command"), [("cvc5", "cvc5", "pip install cvc5"),
+                                                         ("z3", "z3", "pip install z3-solver")])
+def test_a_missing_solver_is_refused_before_any_work(monkeypatch, capsys, solver, module, command):
+    monkeypatch.setitem(sys.modules, module, None)  # an import of it now raises ImportError
     with pytest.raises(SystemExit) as stopped:
-        comparison.main(["--solvers", "cvc5", "--only", "raw.collision"])
-    assert stopped.value.code == 2
+        comparison.main(["--solvers", solver, "--only", "raw.collision"])
+    message = capsys.readouterr()
+    assert stopped.value.code == 2 and not message.out, message.out  # no row was computed
+    assert f"{solver}: the Python package {module!r}" in message.err and command in message.err, message.err
 
 
-def test_the_refusal_says_which_package_and_how(monkeypatch):
-    monkeypatch.setitem(sys.modules, "z3", None)
-    (problem,) = importlib.import_module("smt_solvers").missing(["z3"])
-    assert "'z3'" in problem and "pip install z3-solver" in problem
+@pytest.mark.parametrize(("statement_id", "cell"), [("raw.jacobian-two.tight", "sat, model certified"),
+                                                     ("raw.jacobian-two", "sat, model inconclusive")])
+def test_a_solver_model_is_certified_before_it_is_called_a_counterexample(monkeypatch, statement_id, cell):
+    model = {"l0": "1/2", "l1": "1/2", "T": "3/2", "y0": "0"}  # equal logits: the mutant fails, the bound is tight
+    monkeypatch.setattr(comparison, "ask", lambda name, text, seconds: ("sat", model, 0.5))
+    assert comparison.solver_cell("cvc5", comparison.encode(BY_ID[statement_id]), 60) == f"{cell}, 0.5 s"

@@ -150,17 +150,17 @@ def _distance_rows(ns, quantities=DISTANCE_QUANTITIES):
 def _distance_tensors(rows: Rows, ns, quantities, table: _LayerTable) -> dict:
     """:func:`_distance_rows`' function on the torch backend: every ``N`` at once, one selection order shared by the
     grid and the bounds (``[H, C]`` tensors keyed ``name@N``, NaN where a row sees fewer than ``N`` keys)."""
-    order = torch_kernels.selection_order(rows.alpha, rows.mask[None], max(ns))
+    selection = torch_kernels.select(rows.alpha, rows.x[:, 0], ns, mask=rows.mask)
     grid_quantities = [name for name in quantities if name in GRID_QUANTITIES]
     centers = [name.removeprefix("bound_") for name in quantities if name.startswith("bound_")]
     out = {}
     if grid_quantities:
         grid = torch_kernels.distance_grid(rows.alpha, rows.x, ns, mask=rows.mask, norm="distance_norm" in quantities,
-                                           order=order)
+                                           selection=selection)
         out |= {f"{name}@{n}": grid[name][..., k] for name in grid_quantities for k, n in enumerate(ns)}
     if centers:
         bounds = torch_kernels.fixed_bounds(rows.alpha, rows.x, ns, centers=centers, mask=rows.mask, prefix=table(rows),
-                                            order=order)
+                                            selection=selection)
         out |= {f"bound_{center}@{n}": bounds[center][..., k] for center in centers for k, n in enumerate(ns)}
     return {f"{name}@{n}": out[f"{name}@{n}"] for n in ns for name in quantities}  # the order of results.json
 

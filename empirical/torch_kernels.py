@@ -33,6 +33,8 @@ Shapes: ``alpha [H, C, L]`` (``C`` query rows, ``L`` the keys the block sees), `
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import torch
 
@@ -72,8 +74,9 @@ def selection_order(alpha: torch.Tensor, valid: torch.Tensor, k: int) -> torch.T
     """``[..., k]`` the indices of the ``k`` largest valid weights, descending, ties to the lower index (the order of
     ``theorems.maths.batches.top_n_order``); positions past a row's valid count hold masked keys.
 
-    A top-``k`` selection and a sort of the ``k`` found, with a full stable sort for the rows where the ``k``-th
-    weight is tied with a weight left out (``torch.topk`` leaves the order of ties unspecified).
+    The ``k`` largest by an unstable selection (:func:`_largest`), then a stable sort of the rows where a weight of
+    the first ``k`` is tied (with another of them, or with a key left out): real weights rarely tie, so this costs a
+    comparison pass, not a stable sort of every row.
 
     >>> a = torch.tensor([[0.2, 0.3, 0.3, 0.2]], dtype=torch.float64)
     >>> selection_order(a, torch.ones(1, 4, dtype=torch.bool), 3).tolist()
@@ -82,106 +85,127 @@ def selection_order(alpha: torch.Tensor, valid: torch.Tensor, k: int) -> torch.T
     key = alpha.masked_fill(~valid, -1.0)  # weights are >= 0: masked keys sort last
     length = key.shape[-1]
     k = min(k, length)
-    if 4 * k >= length:
-        return torch.sort(key, dim=-1, descending=True, stable=True).indices[..., :k]
-    values, index = torch.topk(key, k, dim=-1, sorted=True)
-    ascending, where = torch.sort(index, dim=-1)  # the candidates by index, then stably by weight: ties lower first
-    by_weight = torch.sort(values.gather(-1, where), dim=-1, descending=True, stable=True).indices
-    order = ascending.gather(-1, by_weight)
-    last = values[..., -1:]
-    tied = (last[..., 0] >= 0) & ((key >= last).sum(-1) > k)  # the k-th weight also held by a key left out
+    values, order = _largest(key, k)
+    tied = ((values[..., 1:] == values[..., :-1]) & (values[..., 1:] >= 0)).any(-1)
+    if k < length:
+        tied |= (values[..., -1] >= 0) & ((key >= values[..., -1:]).sum(-1) > k)
     if bool(tied.any()):
         order[tied] = torch.sort(key[tied], dim=-1, descending=True, stable=True).indices[..., :k]
     return order
 
 
-def _ranks(order: torch.Tensor, length: int) -> torch.Tensor:
-    """``[..., L]`` each key's position in ``order`` (``order``'s length for the keys it does not hold)."""
+def _largest(key: torch.Tensor, k: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """``(values, indices)`` of the ``k`` largest of ``key [..., L]``, descending, ties in any order. On the CPU by
+    numpy's partition and quicksort (several times faster than ``torch.sort``/``torch.topk`` there), elsewhere by
+    torch's."""
+    length = key.shape[-1]
+    if key.device.type != "cpu":
+        if 4 * k < length:
+            return torch.topk(key, k, dim=-1, sorted=True)
+        values, order = torch.sort(key, dim=-1, descending=True)
+        return values[..., :k], order[..., :k]
+    negated = np.negative(key.numpy())
+    if 4 * k < length:
+        part = np.argpartition(negated, k - 1, axis=-1)[..., :k]
+        order = np.take_along_axis(part, np.argsort(np.take_along_axis(negated, part, axis=-1), axis=-1), axis=-1)
+    else:
+        order = np.argsort(negated, axis=-1)[..., :k]
+    order = torch.from_numpy(order)
+    return key.gather(-1, order), order
+
+
+@dataclasses.dataclass(frozen=True)
+class Selection:
+    """The top-``N`` sets of a block at every ``N`` of a grid, shared by the quantities that read them.
+
+    ``order [H, C, k]`` the ``k = max N`` largest weights' keys (:func:`selection_order`), ``rank [H, C, L]`` each
+    key's position there as a float (``k`` for the keys after it, ``-1`` for the masked keys), ``sums [H, C, G, d]``
+    ``s_N = Σ_{j∈I_N} α_j x_j``, ``grid [G]`` the ``N`` (float).
+    """
+
+    order: torch.Tensor
+    rank: torch.Tensor
+    sums: torch.Tensor
+    grid: torch.Tensor
+
+    def outside(self) -> torch.Tensor:
+        """``[H, C, G, L]`` 1.0 where the key is visible and outside ``I_N``, else 0.0 (``rank ≥ N`` by arithmetic on
+        the integer-valued ranks: a float mask, cheaper than a boolean one to make and to multiply by)."""
+        return (self.rank[:, :, None, :] - (self.grid - 1)[:, None]).clamp_(0.0, 1.0)
+
+
+def select(alpha, x, ns, *, mask) -> Selection:
+    """:class:`Selection` of ``alpha [H, C, L]`` (``x [H, L, d]``, ``mask [C, L]``) at every ``N`` of ``ns``.
+
+    ``s_N`` is one running sum over the selected keys in the order of selection when the largest ``N`` is a small
+    part of ``L`` (``k·d`` per row), else one matrix product of each ``I_N``'s weights (``G·L·d``).
+    """
+    heads, rows, length = alpha.shape
+    x = _heads_x(x, length)
+    grid = _grid(ns, alpha.device).to(alpha.dtype)
+    order = selection_order(alpha, mask[None], max(ns))
     k = order.shape[-1]
-    rank = torch.full((*order.shape[:-1], length), k, dtype=torch.int64, device=order.device)
-    positions = torch.arange(k, device=order.device).expand_as(order)
-    return rank.scatter_(-1, order, positions)
+    rank = torch.full(alpha.shape, float(k), dtype=alpha.dtype, device=alpha.device)
+    rank.scatter_(-1, order, torch.arange(k, dtype=alpha.dtype, device=alpha.device).expand(order.shape))
+    rank.masked_fill_(~mask, -1.0)
+    if 4 * k < length:
+        picked = x[torch.arange(heads, device=x.device)[:, None, None], order]  # [H, C, k, d]
+        picked.mul_(alpha.gather(-1, order)[..., None])
+        sums = picked.cumsum_(-2)[:, :, (grid.long() - 1).clamp(max=k - 1)]  # [H, C, G, d]
+    else:  # the weights of I_N: α_i where rank < N (masked keys weigh 0 already)
+        weights = (grid[:, None] - rank[:, :, None, :]).clamp_(0.0, 1.0).mul_(alpha[:, :, None, :])  # [H, C, G, L]
+        sums = torch.matmul(weights.reshape(heads, -1, length), x).reshape(heads, rows, len(ns), -1)
+    return Selection(order, rank, sums, grid)
 
 
 def _grid(ns, device) -> torch.Tensor:
     return torch.as_tensor(list(ns), dtype=torch.int64, device=device)
 
 
-def _top_sums(alpha, x, order, ns):
-    """``s_N = Σ_{j∈I_N} α_j x_j`` ``[H, C, G, d]`` for every ``N`` of ``ns``, from the selection ``order [H, C, k]``:
-    the selected keys' ``α_j x_j`` summed in the order of selection (one running sum serves every ``N``)."""
-    heads, rows, k = order.shape
-    picked = x[torch.arange(heads, device=x.device)[:, None, None], order]  # [H, C, k, d]
-    picked.mul_(alpha.gather(-1, order)[..., None])
-    running = picked.cumsum_(-2)
-    positions = (_grid(ns, x.device) - 1).clamp(max=k - 1)
-    return running[:, :, positions]  # [H, C, G, d]
+def _distances(alpha, x, selection: Selection, own) -> torch.Tensor:
+    """``‖α_i x_i − s_N‖ [H, C, G, L]`` by the expansion ``‖s‖² − 2α_i x_i·s + ‖α_i x_i‖²`` (``own``), in place on
+    one matrix product per head ``[H, C·G, d] @ [H, d, L]`` (``x`` transposed contiguous: MKL's fastest layout)."""
+    heads, rows, grid, _ = selection.sums.shape
+    out = torch.matmul(selection.sums.reshape(heads, rows * grid, -1), x.transpose(-1, -2).contiguous())
+    out = out.reshape(heads, rows, grid, -1)  # [H, C, G, L] x_i·s_N
+    ss = selection.sums.square().sum(-1, keepdim=True)  # [H, C, G, 1]
+    torch.addcmul(ss, out, alpha[:, :, None, :], value=-2.0, out=out)
+    return out.add_(own).clamp_(min=0.0).sqrt_()
 
 
-def _chosen_sums(alpha, x, rank, ns):
-    """``s_N`` ``[H, C, G, d]`` as one matrix product of the weights of each top-``N`` set (``rank [H, C, L]``): cheaper
-    than :func:`_top_sums` when the largest ``N`` is a large part of ``L``."""
-    heads, rows, length = alpha.shape
-    chosen = rank[:, :, None, :] < _grid(ns, x.device)[:, None]  # [H, C, G, L]
-    weights = alpha[:, :, None, :] * chosen
-    return torch.matmul(weights.reshape(heads, -1, length), x).reshape(heads, rows, len(ns), -1), chosen
-
-
-def _products(s, x):
-    """``x_i·s`` for every key: ``s [H, C, G, d]`` -> ``[H, C, G, L]`` (one matrix product per head)."""
-    heads, rows, grid, _ = s.shape
-    return torch.matmul(s.reshape(heads, rows * grid, -1), x.transpose(-1, -2)).reshape(heads, rows, grid, -1)
-
-
-def _expanded_norms(own, products, coefficient, offset):
-    """``√max(own − 2·coefficient·products + offset, 0)`` in place on ``products``: ``‖c α_i x_i − s‖`` expanded."""
-    out = torch.addcmul(own, products, coefficient, value=-2.0)
-    out.add_(offset)
-    return out.clamp_(min=0.0).sqrt_()
-
-
-def distance_grid(alpha, x, ns, *, mask, norm: bool = False, order=None) -> dict[str, torch.Tensor]:
+def distance_grid(alpha, x, ns, *, mask, norm: bool = False, selection: Selection | None = None
+                  ) -> dict[str, torch.Tensor]:
     """``d̃`` (sum reading; with ``norm`` also the norm reading) and the random main sum at every ``N`` of ``ns``,
     ``[H, C, G]`` each; NaN where a row sees fewer than ``N`` keys. As :func:`empirical.kernels.distance_grid`.
 
-    ``order`` (from :func:`selection_order`, at least ``max(ns)`` long) may be shared with :func:`fixed_bounds`.
+    ``selection`` (:func:`select`) may be shared with :func:`fixed_bounds`. The norm reading is ``‖T − 2s_N‖``
+    (``T = Σ_j α_j x_j``: the keys outside ``I_N`` sum to ``T − s_N``), the random main sum
+    ``(1 + p)·Σ_i ‖α_i x_i − q·T‖`` with ``q = p/(1 + p)``: each ``√`` argument of every ``N`` is one matrix product
+    ``[1, −2q, q²‖T‖²]·[‖α_i x_i‖², α_i x_i·T, 1]``.
     """
     ns = tuple(int(n) for n in ns)
     heads, rows, length = alpha.shape
-    valid = mask[None]  # [1, C, L]
-    counts = mask.sum(-1)  # [C]
     x = _heads_x(x, length)
-    grid = _grid(ns, alpha.device)
-    if order is None:
-        order = selection_order(alpha, valid, max(ns))
-    xx = (x * x).sum(-1)[:, None, None, :]  # [H, 1, 1, L]
-    own = alpha.square()[:, :, None, :] * xx  # [H, C, 1, L] ‖α_i x_i‖²
-    rank = _ranks(order, length)
-    if 4 * max(ns) < length:
-        s = _top_sums(alpha, x, order, ns)
-        chosen = rank[:, :, None, :] < grid[:, None]  # [H, C, G, L]
-    else:
-        s, chosen = _chosen_sums(alpha, x, rank, ns)
-    weights = alpha[:, :, None, :]  # [H, C, 1, L]
-    ss = s.square().sum(-1, keepdim=True)  # [H, C, G, 1]
-    rest = (valid[:, :, None, :] & ~chosen).to(alpha.dtype)  # [H, C, G, L] the visible keys outside I_N
-    distances = _expanded_norms(own, _products(s, x), weights, ss)  # [H, C, G, L] ‖α_i x_i − s‖
+    selection = select(alpha, x, ns, mask=mask) if selection is None else selection
+    grid, counts = selection.grid, mask.sum(-1)  # [G], [C]
+    own = alpha.square() * (x * x).sum(-1)[:, None, :]  # [H, C, L] ‖α_i x_i‖²
+    distances = _distances(alpha, x, selection, own[:, :, None, :])
     fits = counts[:, None] >= grid  # [C, G]
     nan = torch.tensor(float("nan"), dtype=alpha.dtype, device=alpha.device)
-    out = {"distance_sum": torch.where(fits, (distances * rest).sum(-1), nan)}
-    if norm:  # ‖t − s‖ with t = Σ_{i∉I_N} α_i x_i, each sum taken directly as the reference does
-        t = torch.matmul((weights * rest).reshape(heads, -1, length), x).reshape(s.shape)
-        out["distance_norm"] = torch.where(fits, torch.linalg.vector_norm(t - s, dim=-1), nan)
-    # the random main sum: ‖(1 + p)α_i x_i − p·T‖ = (1 + p)·‖α_i x_i − q·T‖ with q = p/(1 + p), T = Σ_j α_j x_j
-    total = torch.matmul(alpha, x)  # [H, C, d]
-    wxt = (alpha * torch.matmul(total, x.transpose(-1, -2)))[:, :, None, :]  # [H, C, 1, L] α_i x_i·T
-    tt = total.square().sum(-1)[:, :, None, None]  # [H, C, 1, 1]
-    sizes, keys_seen = grid.to(alpha.dtype), counts.to(alpha.dtype)[:, None]  # [G], [C, 1]: float64 before dividing
+    out = {"distance_sum": torch.where(fits, distances.mul_(selection.outside()).sum(-1), nan)}
+    del distances
+    total = torch.matmul(alpha, x)  # [H, C, d] T = Σ_j α_j x_j
+    if norm:
+        out["distance_norm"] = torch.where(fits, torch.linalg.vector_norm(total[:, :, None] - 2 * selection.sums,
+                                                                           dim=-1), nan)
+    sizes, keys_seen = grid, counts.to(alpha.dtype)[:, None]  # [G], [C, 1]: float64 before dividing
     p = torch.where(keys_seen > 1, sizes / (keys_seen - 1).clamp(min=1), 0.0)  # [C, G]
-    q = (p / (1 + p))[None, :, :, None]  # [1, C, G, 1]
-    main = _expanded_norms(own, wxt.expand(-1, -1, len(ns), -1), q, q * q * tt)  # [H, C, G, L]
-    visible = mask.to(alpha.dtype)[None, :, :, None]  # [1, C, L, 1]
-    sums = torch.matmul(main, visible)[..., 0] * (1 + p)  # [H, C, G]
+    q = (p / (1 + p)).expand(heads, -1, -1)  # [H, C, G]
+    tt = total.square().sum(-1)[:, :, None]  # [H, C, 1]
+    coefficients = torch.stack([torch.ones_like(q), -2 * q, q * q * tt], dim=-1)  # [H, C, G, 3]
+    terms = torch.stack([own, alpha * torch.matmul(total, x.transpose(-1, -2)), torch.ones_like(own)], dim=-2)
+    main = torch.matmul(coefficients, terms).clamp_(min=0.0).sqrt_()  # [H, C, G, L] ‖α_i x_i − q·T‖
+    sums = torch.matmul(main, mask.to(alpha.dtype)[None, :, :, None])[..., 0] * (1 + p)  # [H, C, G]
     out["estimate"] = torch.where(fits, (keys_seen - sizes) / keys_seen * sums, nan)
     return out
 
@@ -269,14 +293,14 @@ def _prefix_counts(mask: torch.Tensor) -> torch.Tensor | None:
 
 
 def fixed_bounds(alpha, x, ns, *, centers=("normalised", "max-norm"), mask, prefix: FarthestPrefix | None = None,
-                 order=None) -> dict[str, torch.Tensor]:
+                 selection: Selection | None = None) -> dict[str, torch.Tensor]:
     """Theorem 1 part 1 per row at every ``N`` of ``ns``, ``[H, C, G]`` at each of ``centers``, as
     :func:`empirical.kernels.fixed_bounds` at each ``N``; NaN where a row sees fewer than ``N`` keys.
 
     ``prefix`` (a :class:`FarthestPrefix` of the heads' embeddings, shared by the blocks of one window and layer in
-    row order) holds the running top-2 of ``d_1``'s table, read once per block for every ``N``; ``order`` (from
-    :func:`selection_order`, at least ``max(ns)`` long) may be shared with :func:`distance_grid`. Rows whose visible
-    keys are not a prefix go to the numpy reference (no model gives such rows).
+    row order) holds the running top-2 of ``d_1``'s table, read once per block for every ``N``; ``selection``
+    (:func:`select`) may be shared with :func:`distance_grid`. Rows whose visible keys are not a prefix go to the
+    numpy reference (no model gives such rows).
     """
     ns = tuple(int(n) for n in ns)
     heads, rows, length = alpha.shape
@@ -284,15 +308,12 @@ def fixed_bounds(alpha, x, ns, *, centers=("normalised", "max-norm"), mask, pref
     counts = _prefix_counts(mask)
     if counts is None:
         return _reference_bounds(alpha, x, ns, centers=centers, mask=mask)
-    if order is None:
-        order = selection_order(alpha, mask[None], max(ns))
-    index = order[..., :max(ns)]  # [H, C, k] the selection of the largest N; each I_N is a prefix of it
+    selection = select(alpha, x, ns, mask=mask) if selection is None else selection
+    index, rank, grid = selection.order, selection.rank, selection.grid  # each I_N is a prefix of the order
     k = index.shape[-1]
-    grid = _grid(ns, alpha.device)
     fits = counts[:, None] >= grid  # [C, G]
     prefix = FarthestPrefix(x) if prefix is None else prefix
     best, first_at, runner, second_at = prefix.lookup(index, (counts - 1).clamp(min=0))  # each [H, C, k]
-    rank = _ranks(order, length)
     h = torch.arange(heads, device=alpha.device)[:, None, None]
     own = prefix.squared[h, index][:, :, None, :]  # [H, C, 1, k] ‖x_j‖²
     member = torch.arange(k, device=alpha.device) < grid[:, None]  # [G, k] position p of the order is in I_N
@@ -310,14 +331,14 @@ def fixed_bounds(alpha, x, ns, *, centers=("normalised", "max-norm"), mask, pref
         far[redo] = _farthest_rows(x, prefix.squared, index, rank, mask, redo, grid)
     d1 = torch.where(torch.isfinite(far), own + far, 0.0).amax(-1).clamp(min=0.0).sqrt()  # [H, C, G]
     weights = alpha.gather(-1, index)  # [H, C, k] descending
-    at = (grid - 1).clamp(max=k - 1)
+    at = (grid.long() - 1).clamp(max=k - 1)
     mass = weights.cumsum(-1)[..., at]  # [H, C, G]
     nan = torch.tensor(float("nan"), dtype=alpha.dtype, device=alpha.device)
     out = {}
     for center in centers:
         if center == "normalised":
-            s = _top_sums(alpha, x, order[..., :k], ns)  # [H, C, G, d]
-            c = torch.where(mass > 0, torch.linalg.vector_norm(s, dim=-1) / torch.where(mass > 0, mass, 1.0), 0.0)
+            norm = torch.linalg.vector_norm(selection.sums, dim=-1)  # [H, C, G] ‖s_N‖
+            c = torch.where(mass > 0, norm / torch.where(mass > 0, mass, 1.0), 0.0)
         else:
             c = own[:, :, 0].cummax(-1).values[..., at].sqrt()
         bound = (1 - mass) * d1 + ((counts[:, None] - grid) * mass - (1 - mass)) * c
@@ -372,18 +393,15 @@ def separability_block(alpha, x, ns, *, delta, mask) -> dict[str, torch.Tensor]:
     ns = tuple(int(n) for n in ns)
     heads, rows, length = alpha.shape
     x = _heads_x(x, length)
-    valid = mask[None]
     counts = mask.sum(-1)  # [C]
-    grid = _grid(ns, alpha.device)
-    order = selection_order(alpha, valid, max(ns))  # [H, C, k]
+    selection = select(alpha, x, ns, mask=mask)
+    grid = selection.grid
+    order, s = selection.order, selection.sums  # [H, C, k], [H, C, G, d]
     k = order.shape[-1]
-    rank = _ranks(order, length)
-    s = _top_sums(alpha, x, order, ns)  # [H, C, G, d]
     ss = s.square().sum(-1, keepdim=True)  # [H, C, G, 1]
-    xx = (x * x).sum(-1)[:, None, None, :]
-    own = alpha.square()[:, :, None, :] * xx  # [H, C, 1, L]
-    distances = _expanded_norms(own, _products(s, x), alpha[:, :, None, :], ss)  # [H, C, G, L] ‖s − α_i x_i‖
-    outside = valid[:, :, None, :] & (rank[:, :, None, :] >= grid[:, None])  # [H, C, G, L]
+    own = (alpha.square() * (x * x).sum(-1)[:, None, :])[:, :, None, :]  # [H, C, 1, L] ‖α_i x_i‖²
+    distances = _distances(alpha, x, selection, own)  # [H, C, G, L] ‖s − α_i x_i‖
+    outside = selection.rank[:, :, None, :] >= grid[:, None]  # [H, C, G, L] visible and outside I_N (bool: a min)
     inf = torch.tensor(float("inf"), dtype=alpha.dtype, device=alpha.device)
     r, closest = torch.where(outside, distances, inf).min(-1)  # [H, C, G]
     selected_at = torch.arange(k, device=alpha.device) < grid[:, None]  # [G, k] the first N of the order
@@ -442,96 +460,99 @@ def directions(normals: np.ndarray, mask: torch.Tensor) -> torch.Tensor:
 
 def sensitivity_block(logits, temperatures, epsilons, *, v, mask) -> dict[str, torch.Tensor]:
     """Algorithm 5 on a block: ``jacobian_{spectral, frobenius, row, entry} [H, C, n_T]`` and ``g [H, C, n_T, n_ε]``,
-    as :func:`empirical.kernels.sensitivity_block` with the same directions ``v [H, C, L]``.
+    as :func:`empirical.kernels.sensitivity_block` with the same unit directions ``v [H, C, L]``.
 
-    ``logits [H, C, L]`` (finite, 0 where masked), ``mask [C, L]``.
+    ``logits [H, C, L]`` (finite, 0 where masked), ``mask [C, L]``. The masked keys are ``-inf`` once, before any
+    temperature divides them (``-inf/T`` and ``-inf + εv`` stay ``-inf``: their weights are exact zeros).
     """
     t = torch.as_tensor(np.asarray(temperatures, dtype=float), device=logits.device)
     e = torch.as_tensor(np.asarray(epsilons, dtype=float), device=logits.device)
-    hidden = ~mask[None, :, None, :]  # [1, C, 1, L]
-    base = torch.softmax((logits[:, :, None, :] / t[:, None]).masked_fill_(hidden, -float("inf")), dim=-1)
+    masked = logits.masked_fill(~mask, -float("inf"))  # [H, C, L]
+    base = torch.softmax(masked[:, :, None, :] / t[:, None], dim=-1)  # [H, C, n_T, L] softmax(l/T), every T
     out = {f"jacobian_{key}": value for key, value in jacobian_norms(base, t).items()}  # each [H, C, n_T]
-    moved = logits[:, :, None, :] + e[:, None] * v[:, :, None, :]  # [H, C, n_ε, L]
+    moved = masked[:, :, None, :] + e[:, None] * v[:, :, None, :]  # [H, C, n_ε, L]
     g = []
-    for k, temperature in enumerate(t):  # [H, C, n_ε, L] at a time: the moved softmaxes of every T would be n_T times that
-        shifted = torch.softmax((moved / temperature).masked_fill_(hidden, -float("inf")), dim=-1)
-        shifted.sub_(base[:, :, k, None, :])
+    for k, temperature in enumerate(t):  # [H, C, n_ε, L] at a time: every T at once would be n_T times that
+        shifted = torch.softmax(moved / temperature, dim=-1).sub_(base[:, :, k, None, :])
         g.append(torch.linalg.vector_norm(shifted, dim=-1) / e)
     out["g"] = torch.stack(g, dim=-2)  # [H, C, n_T, n_ε]
     return out
 
 
 def jacobian_norms(alpha: torch.Tensor, temperatures: torch.Tensor) -> dict[str, torch.Tensor]:
-    """Exact spectral, Frobenius, largest-row and largest-entry norms of ``(diag α − ααᵀ)/T`` from ``α [..., n_T, L]``,
-    each ``[..., n_T]``: :func:`theorems.maths.gradient_sensitivity._norms_at`'s formulas.
+    """Exact spectral, Frobenius, largest-row and largest-entry norms of ``(diag α − ααᵀ)/T`` from ``α [..., n_T, L]``
+    (weights summing to one), each ``[..., n_T]``: the norms of :func:`theorems.maths.gradient_sensitivity._norms_at`.
 
-    Row ``i`` has norm ``α_i·√(r_i² + q_i)``, ``r_i = Σ_{j≠i} α_j``, ``q_i = Σ_{j≠i} α_j²``, both summed directly for the
-    largest weight and by difference for the others (``α_i ≤ 1/2`` there).
+    Row ``i`` of ``diag α − ααᵀ`` has norm ``α_i·√(r_i² + q_i)``, ``r_i = Σ_{j≠i} α_j``, ``q_i = Σ_{j≠i} α_j²``. For
+    the largest weight both sums are taken directly (``1 − α_1`` would cancel); every other weight is at most 1/2,
+    where ``α(1 − α)`` and the squared row ``α²(1 − 2α + Σα²)`` increase with ``α``, so the largest of those rows and
+    diagonal entries are the second weight's, and the Frobenius norm's other rows sum in closed form,
+    ``(1 + Σα²)·Σ_{j≠1} α_j² − 2·Σ_{j≠1} α_j³`` (no cancellation: it is at least a quarter of its first term). The
+    sums over the weights but the largest are scaled by the second weight (their squares may underflow), as the
+    reference's are. Four passes over the weights, then :func:`largest_eigenvalue`.
     """
     top, top_at = alpha.max(-1, keepdim=True)  # [..., 1]
-    others = alpha.scatter(-1, top_at, 0.0)  # the weights but the largest
-    second = others.amax(-1, keepdim=True)
-    r_top = others.sum(-1, keepdim=True)
+    alpha.scatter_(-1, top_at, 0.0)  # the weights but the largest, in place (restored below)
+    r_top = alpha.sum(-1, keepdim=True)  # Σ_{j≠1} α_j, directly
+    second = alpha.amax(-1, keepdim=True)
     unit = torch.where(second > 0, second, 1.0)
-    q_top = torch.linalg.vector_norm(others.div_(unit), dim=-1, keepdim=True).square_()  # scaled: no underflow
-    squares = alpha.square()
-    s2 = squares.sum(-1, keepdim=True)
-    r = 1 - alpha
-    diagonal = (alpha * r).scatter_(-1, top_at, top * r_top)  # α_i(1 − α_i), the top's from its direct sum
-    largest_diagonal = diagonal.amax(-1)
-    entry = torch.maximum(largest_diagonal, (top * second)[..., 0])
-    # squared row norms α_i²(r_i² + q_i) with q_i = s2 − α_i², the top's from its direct sums
-    rows = r.square_().add_(s2).sub_(squares).clamp_(min=0.0).mul_(squares)
-    top_row = top * unit * ((r_top / unit).square() + q_top).sqrt()  # [..., 1]
-    rows.scatter_(-1, top_at, top_row.square())
-    biggest = rows.amax(-1)  # [...] the largest squared row norm
-    plain = biggest > SCALE_FLOOR ** 2
-    frobenius = rows.sum(-1).sqrt()
-    if not bool(plain.all()):  # tiny rows: their squares may underflow; summed as the reference does, scaled
-        small = ~plain
-        scaled = alpha[small] * (1 - alpha[small]).square().add(s2[small]).sub(squares[small]).clamp(min=0.0).sqrt()
-        scaled.scatter_(-1, top_at[small], top_row[small])
-        largest = scaled.amax(-1, keepdim=True)
-        frobenius[small] = largest[..., 0] * (scaled / torch.where(largest > 0, largest, 1.0)).square().sum(-1).sqrt()
-    row = biggest.sqrt()
-    if not bool(plain.all()):
-        row[small] = largest[..., 0]
-    spectral = largest_eigenvalue(alpha, top=top[..., 0], second=second[..., 0], diagonal=largest_diagonal)
+    scaled = alpha / unit
+    squares = scaled.square()
+    q = squares.sum(-1, keepdim=True)  # Σ_{j≠1} (α_j/a_2)²
+    cubes = torch.linalg.vecdot(squares, scaled)[..., None]  # Σ_{j≠1} (α_j/a_2)³
+    alpha.scatter_(-1, top_at, top)
+    del scaled, squares
+    s2 = top.square() + unit.square() * q  # Σ α²
+    top_row = top * unit * ((r_top / unit).square() + q).sqrt()  # α_1·√(r_1² + q_1)
+    second_row = second * ((1 - second).square() + s2 - second.square()).clamp(min=0.0).sqrt()
+    others = ((1 + s2) * q - 2 * unit * cubes).clamp(min=0.0)  # Σ_{j≠1} (α_j/a_2)²(1 − 2α_j + Σα²)
+    frobenius = unit * ((top_row / unit).square() + others).sqrt()
+    diagonal = torch.maximum(second * (1 - second), top * r_top)  # max_i α_i(1 − α_i)
+    tail = (r_top - second).clamp(min=0.0)  # Σ_{j≥3} α_j and, below, the mean weight it carries Σα_j²/Σα_j
+    centre = torch.where(tail > 0, second * (q - 1).clamp(min=0.0) * (second / tail.clamp(min=torch.finfo(tail.dtype).tiny)),
+                         0.0)
+    spectral = largest_eigenvalue(alpha, top=top[..., 0], second=second[..., 0], tail=(tail[..., 0], centre[..., 0]),
+                                  diagonal=diagonal[..., 0])
     t = temperatures
-    return {"spectral": spectral / t, "frobenius": frobenius / t, "row": row / t, "entry": entry / t}
+    return {"spectral": spectral / t, "frobenius": frobenius[..., 0] / t,
+            "row": torch.maximum(top_row, second_row)[..., 0] / t,
+            "entry": torch.maximum(diagonal, top * second)[..., 0] / t}
 
 
-def largest_eigenvalue(alpha, *, top, second, diagonal) -> torch.Tensor:
+def largest_eigenvalue(alpha, *, top, second, tail, diagonal) -> torch.Tensor:
     """``λ_max(diag α − ααᵀ)`` per row ``[...]`` of weights ``α [..., L]`` summing to one, given the two largest
-    weights and the largest diagonal entry ``max_i α_i(1 − α_i)``.
+    weights, the others' sum and mean weight ``tail = (Σ_{j≥3} α_j, Σ_{j≥3} α_j²/Σ_{j≥3} α_j)`` and the largest
+    diagonal entry ``max_i α_i(1 − α_i)``.
 
     ``λ`` solves ``f(λ) = Σ_k α_k/(α_k − λ) = 0`` on ``(a_2, a_1)`` (:mod:`theorems.maths.secular`); it also lies
     between the largest diagonal entry and Gershgorin's twice that, so the bracket starts at relative width 2 at
-    most. Newton's method on the pole-free ``(a_1 − λ)(λ − a_2)·f(λ)`` within the bracket (the geometric midpoint
-    where a step leaves it) stops at four ulps, as :func:`theorems.maths.secular.newton` does; rows with
-    ``a_2 < 1e-250`` take the geometric bisection.
+    most. The first guess solves the equation with the weights after the second lumped into one pole at their mean
+    weight (a quadratic: exact when they are equal, or negligible against ``λ``); Newton's method on the pole-free ``(a_1 − λ)(λ − a_2)·f(λ)`` within
+    the bracket (the geometric midpoint where a step leaves it) stops at four ulps, as
+    :func:`theorems.maths.secular.newton` does; rows with ``a_2 < 1e-250`` take the geometric bisection.
     """
     flat = alpha.reshape(-1, alpha.shape[-1])
-    a1, a2, m = top.reshape(-1), second.reshape(-1), diagonal.reshape(-1)
+    a1, a2, p, mu, m = (value.reshape(-1) for value in (top, second, *tail, diagonal))
     out = torch.where(a2 == 0, 0.0, a2)  # a_2 = 0: λ = 0; a_1 = a_2: λ = a_2 exactly
     active = torch.nonzero((a2 > 0) & (a2 < a1))[:, 0]
-    low = torch.maximum(a2, m)[active]
-    high = torch.maximum(torch.minimum(a1, 2 * m)[active], low)  # rounding may cross the two bounds of one point
-    tiny = a2[active] < TINY
-    lam = torch.where(tiny, torch.sqrt(a2[active]) * torch.sqrt(a1[active]), (low.sqrt() * high.sqrt()).clamp(low, high))  # no underflow
-    low, high = torch.where(tiny, a2[active], low), torch.where(tiny, a1[active], high)
+    a1, a2, p, mu, m = a1[active], a2[active], p[active], mu[active], m[active]
+    tiny = a2 < TINY
+    low = torch.where(tiny, a2, torch.maximum(a2, m))
+    high = torch.where(tiny, a1, torch.maximum(torch.minimum(a1, 2 * m), low))  # rounding may cross two bounds
+    middle = (low.sqrt() * high.sqrt()).clamp(low, high)
+    guess = _three_pole_root(a1, a2, p, mu, scale=m)
+    lam = torch.where(~tiny & (guess > low) & (guess < high), guess, middle)  # strictly inside: never on a pole
     newton = ~tiny
-    poles = (a1[active], a2[active])
     rows = flat[active]
     for _ in range(NEWTON_STEPS):
         if not len(active):
             break
-        q = torch.reciprocal(rows - lam[:, None])  # [A, L]
-        aq = rows * q
-        f = aq.sum(-1)
-        slope = torch.linalg.vecdot(aq, q)
-        u = (poles[0] - lam) * (lam - poles[1])
-        step = lam - u * f / ((poles[0] + poles[1] - 2 * lam) * f + u * slope)
+        inverse = torch.sub(rows, lam[:, None]).reciprocal_()  # [A, L] 1/(α_k − λ): the one division per key
+        ratio = rows * inverse
+        f = ratio.sum(-1)
+        slope = torch.linalg.vecdot(ratio, inverse)  # f′(λ) = Σ α_k/(α_k − λ)²
+        u = (a1 - lam) * (lam - a2)  # F = u·f, F′ = u′·f + u·f′
+        step = lam - u * f / ((a1 + a2 - 2 * lam) * f + u * slope)
         right = ~(f >= 0)  # the root lies right of λ (also when λ hits a weight: nan/inf)
         low, high = torch.where(right, lam, low), torch.where(right, high, lam)
         middle = (low.sqrt() * high.sqrt()).clamp(low, high)
@@ -539,13 +560,24 @@ def largest_eigenvalue(alpha, *, top, second, diagonal) -> torch.Tensor:
         new = torch.where(inside, step, middle)
         near = newton & (step >= low) & (step <= high) & ((step - lam).abs() <= SPECTRAL_TOLERANCE * lam)
         done = near | (high - low <= SPECTRAL_TOLERANCE * high) | (f == 0)
-        value = torch.where(f == 0, lam, torch.where(inside, step, lam).clamp(low, high))
         if bool(done.any()):
+            value = torch.where(f == 0, lam, torch.where(inside, step, lam).clamp(low, high))
             out[active[done]] = value[done]
             keep = ~done
-            active, lam, low, high, rows, newton = (v[keep] for v in (active, new, low, high, rows, newton))
-            poles = (poles[0][keep], poles[1][keep])
+            active, lam, low, high, rows, newton, a1, a2 = (
+                v[keep] for v in (active, new, low, high, rows, newton, a1, a2))
         else:
             lam = new
     out[active] = lam
     return out.reshape(top.shape)
+
+
+def _three_pole_root(a1, a2, tail, centre, *, scale):
+    """The root in ``(a_2, a_1)`` of ``a_1/(a_1 − λ) + a_2/(a_2 − λ) + tail/(centre − λ) = 0``, the secular equation
+    with the weights after the second lumped at ``centre``: times the three denominators it is the quadratic
+    ``λ² − Bλ + C`` (the weights sum to one), ``B = 2a_1a_2 + (centre + tail)(a_1 + a_2)``,
+    ``C = a_1a_2(2·centre + tail)``; its larger root, in units of ``scale`` (``λ``'s order: no underflow)."""
+    a2_, tail_, centre_ = a2 / scale, tail / scale, centre / scale
+    b = 2 * a1 * a2_ + (centre_ + tail_) * (a1 + a2)
+    c = a1 * a2_ * (2 * centre_ + tail_)
+    return scale * 0.5 * (b + (b.square() - 4 * c).clamp(min=0.0).sqrt())

@@ -87,9 +87,9 @@ GRID_QUANTITIES = ("distance_sum", "distance_norm", "estimate")
 class _LayerTable:
     """The farthest-pair table of the current (window, layer), built once and shared by the blocks of that layer.
 
-    One of ``map_rows``' threads builds a layer's table while the others wait for it. A copy sent to another
-    process (a cluster worker's layer-block task) starts empty: a lock cannot be pickled, and the table is rebuilt
-    there from the worker's own rows.
+    One of ``map_rows``' threads builds a layer's table while the others wait for it (numpy); on the torch backend
+    each group of heads has its own (its thread sweeps it in block order). A copy sent to another process (a cluster
+    worker's task) starts empty: a lock cannot be pickled, and the table is rebuilt there from the worker's own rows.
     """
 
     def __init__(self) -> None:
@@ -97,13 +97,12 @@ class _LayerTable:
         self._lock = threading.Lock()
 
     def __call__(self, rows: Rows):
-        key = (rows.window, rows.layer)
+        key, group = (rows.window, rows.layer), (rows.heads.start, rows.heads.stop)  # one table per group of heads
         with self._lock:
-            if key not in self._tables:
-                self._tables.clear()
-                self._tables[key] = (torch_kernels.FarthestPrefix(rows.x[:, 0]) if torch.is_tensor(rows.x)
-                                     else kernels.farthest_table(rows.x))  # running top-2 / [H, L, L] x 5
-            return self._tables[key]
+            if self._tables.get(group, (None,))[0] != key:
+                self._tables[group] = (key, torch_kernels.FarthestPrefix(rows.x[:, 0]) if torch.is_tensor(rows.x)
+                                       else kernels.farthest_table(rows.x))  # running top-2 / [H, L, L] x 5
+            return self._tables[group][1]
 
     def __getstate__(self) -> dict:
         return {}
@@ -387,7 +386,7 @@ def _separability_rows(ns, delta: np.ndarray):
     fewer than ``N + 1`` visible keys is NaN at that ``N``. ``delta [B, layer, head]``."""
     def function(rows: Rows) -> dict[str, np.ndarray]:
         # alpha [H, C, L], x [H, 1, L, d] (unit norm), mask [C, L]; delta per head [H, 1]
-        d = delta[rows.window, rows.layer][:, None]  # [H, 1]
+        d = delta[rows.window, rows.layer][rows.heads, None]  # [H, 1] (the block's group of heads)
         outside = np.where(d > 0, 1.0, np.nan)  # δ = 0 (repeated embeddings): outside Assumption 2, no bound
         if torch.is_tensor(rows.alpha):
             return _separability_tensors(rows, ns, d, outside)
@@ -485,8 +484,8 @@ def _sensitivity_rows(temperatures, epsilons, seed: int):
 
     def function(rows: Rows) -> dict[str, np.ndarray]:
         # v: one random direction per (window, layer, head, token), whatever the blocks (kernels.direction_normals)
-        normals = kernels.direction_normals(seed, window=rows.window, layer=rows.layer, index=rows.index,
-                                            heads=rows.logits.shape[0], length=rows.length)  # [H, C, L]
+        normals = kernels.direction_normals(seed, window=rows.window, layer=rows.layer, index=rows.index, seen=rows.seen,
+                                            heads=rows.layer_heads, keep=rows.heads, length=rows.logits.shape[-1])
         # jacobian_* [H, C, n_T] and g [H, C, n_T, n_ε]: softmax_jacobian_norms and finite_difference_sensitivity
         # to float64 rounding (tests/empirical/test_sensitivity_kernel.py), one base softmax per T
         if torch.is_tensor(rows.logits):

@@ -305,20 +305,25 @@ def distance_grid(alpha, x, ns, *, mask=None, norm: bool = False) -> dict[str, n
 # Algorithm 5: the Jacobian norms and g(T, ε) from one softmax per temperature
 
 
-def direction_normals(seed: int, *, window: int, layer: int, index, heads: int, length: int) -> np.ndarray:
+def direction_normals(seed: int, *, window: int, layer: int, index, seen, heads: int, keep=slice(None),
+                      length: int | None = None) -> np.ndarray:
     """``[H, C, L]`` standard normals for the query rows ``index`` (token positions) of one window and layer: row
-    ``t``'s from ``SeedSequence([seed, window, layer, t, DIRECTION_SALT])``, so Algorithm 5's random direction of a
-    (window, layer, head, token) depends on nothing else (not the blocks, the backend or the cluster's tasks).
+    ``t``'s ``[heads, seen_t]`` from ``SeedSequence([seed, window, layer, t, DIRECTION_SALT])`` (``seen_t`` the keys
+    up to its last visible one), zero after; ``keep`` selects heads, ``length`` pads (default: ``max(seen)``). So
+    Algorithm 5's random direction of a (window, layer, head, token) depends on nothing else: not the blocks, the
+    backend, the groups of heads or the cluster's tasks.
 
-    >>> a = direction_normals(0, window=0, layer=1, index=[3, 4], heads=2, length=5)
-    >>> bool(np.array_equal(a[:, 1], direction_normals(0, window=0, layer=1, index=[4], heads=2, length=5)[:, 0]))
+    >>> a = direction_normals(0, window=0, layer=1, index=[3, 4], seen=[4, 5], heads=2)
+    >>> bool(np.array_equal(a[:, 1], direction_normals(0, window=0, layer=1, index=[4], seen=[5], heads=2)[:, 0]))
     True
     """
     check_seed(seed)
-    out = np.empty((heads, len(index), length))
-    for row, token in enumerate(index):
+    seen = np.asarray(seen)
+    rows = np.arange(heads)[keep]
+    out = np.zeros((len(rows), len(index), int(seen.max()) if length is None else length))
+    for row, (token, keys) in enumerate(zip(index, seen)):
         sequence = np.random.SeedSequence([seed, int(window), int(layer), int(token), DIRECTION_SALT])
-        out[:, row] = np.random.default_rng(sequence).standard_normal((heads, length))
+        out[:, row, :keys] = np.random.default_rng(sequence).standard_normal((heads, int(keys)))[keep]
     return out
 
 

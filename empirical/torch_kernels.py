@@ -39,9 +39,9 @@ import numpy as np
 import torch
 
 
-TINY = 1e-250
-"""Rows whose second weight is below this take the geometric bisection (Newton's products of such weights underflow),
-as :func:`theorems.maths.secular.newton` does."""
+TINY = 1e-290
+"""Rows whose largest diagonal entry ``max α_i(1 − α_i)`` (the unit of :func:`largest_eigenvalue`) is below this take
+the geometric bisection: the weights divided by it may overflow."""
 NEWTON_STEPS = 64
 """Newton-or-bisection steps at most for the spectral norm (the bisection of a bracket of relative width 2 reaches
 float64 in 53)."""
@@ -49,6 +49,8 @@ SPECTRAL_TOLERANCE = 4 * torch.finfo(torch.float64).eps
 """Relative step (or bracket width) at which a row's spectral norm stops, as in :mod:`theorems.maths.secular`."""
 SWEEP_ENTRIES = 1 << 21
 """Entries of one chunk of columns of :class:`FarthestPrefix`'s table (16 MiB of float64)."""
+BRACKET_SLACK = 16 * torch.finfo(torch.float64).eps
+"""Relative widening of :func:`largest_eigenvalue`'s bracket ``[m, 2m]``: more than the rounding of ``m``."""
 SCALE_FLOOR = 1e-140
 """Row norms of the Jacobian are summed unscaled when the largest is above this (their squares cannot underflow),
 else from the rows divided by the largest, as the reference always does."""
@@ -137,8 +139,10 @@ class Selection:
 def select(alpha, x, ns, *, mask) -> Selection:
     """:class:`Selection` of ``alpha [H, C, L]`` (``x [H, L, d]``, ``mask [C, L]``) at every ``N`` of ``ns``.
 
-    ``s_N`` is one running sum over the selected keys in the order of selection when the largest ``N`` is a small
-    part of ``L`` (``k·d`` per row), else one matrix product of each ``I_N``'s weights (``G·L·d``).
+    ``s_N``: when ``k = max N`` is a small part of ``L``, from the selected keys' embeddings gathered in the order of
+    selection ``[H, C, k, d]``, one small matrix product per row with the ``[G, k]`` weights of each ``I_N``
+    (``α_j`` on the first ``N`` positions; cheaper than a running sum along ``k``); else one product of the weights of
+    each ``I_N`` over every key ``[H, C·G, L] @ [H, L, d]``.
     """
     heads, rows, length = alpha.shape
     x = _heads_x(x, length)
@@ -148,11 +152,12 @@ def select(alpha, x, ns, *, mask) -> Selection:
     rank = torch.full(alpha.shape, float(k), dtype=alpha.dtype, device=alpha.device)
     rank.scatter_(-1, order, torch.arange(k, dtype=alpha.dtype, device=alpha.device).expand(order.shape))
     rank.masked_fill_(~mask, -1.0)
-    if 4 * k < length:
-        picked = x[torch.arange(heads, device=x.device)[:, None, None], order]  # [H, C, k, d]
-        picked.mul_(alpha.gather(-1, order)[..., None])
-        sums = picked.cumsum_(-2)[:, :, (grid.long() - 1).clamp(max=k - 1)]  # [H, C, G, d]
-    else:  # the weights of I_N: α_i where rank < N (masked keys weigh 0 already)
+    if 4 * k < length:  # the selected keys' embeddings gathered in the order of selection, [H, C, k, d]
+        offsets = (torch.arange(heads, device=x.device) * length)[:, None, None]
+        picked = x.reshape(-1, x.shape[-1]).index_select(0, (order + offsets).reshape(-1)).reshape(heads, rows, k, -1)
+        first = (torch.arange(k, dtype=alpha.dtype, device=alpha.device) < grid[:, None]).to(alpha.dtype)  # [G, k]
+        sums = torch.matmul(first * alpha.gather(-1, order)[:, :, None, :], picked)  # [H, C, G, d]
+    else:  # N up to a large part of L: the weights of each I_N over every key (masked keys weigh 0 already)
         weights = (grid[:, None] - rank[:, :, None, :]).clamp_(0.0, 1.0).mul_(alpha[:, :, None, :])  # [H, C, G, L]
         sums = torch.matmul(weights.reshape(heads, -1, length), x).reshape(heads, rows, len(ns), -1)
     return Selection(order, rank, sums, grid)
@@ -162,15 +167,16 @@ def _grid(ns, device) -> torch.Tensor:
     return torch.as_tensor(list(ns), dtype=torch.int64, device=device)
 
 
-def _distances(alpha, x, selection: Selection, own) -> torch.Tensor:
-    """``‖α_i x_i − s_N‖ [H, C, G, L]`` by the expansion ``‖s‖² − 2α_i x_i·s + ‖α_i x_i‖²`` (``own``), in place on
-    one matrix product per head ``[H, C·G, d] @ [H, d, L]`` (``x`` transposed contiguous: MKL's fastest layout)."""
+def _squared_distances(alpha, x, selection: Selection, own) -> torch.Tensor:
+    """``‖α_i x_i − s_N‖² [H, C, G, L]`` by the expansion ``‖s‖² − 2α_i x_i·s + ‖α_i x_i‖²`` (``own``; rounding may
+    leave it slightly negative), in place on one matrix product per head ``[H, C·G, d] @ [H, d, L]`` (``x``
+    transposed contiguous: MKL's fastest layout)."""
     heads, rows, grid, _ = selection.sums.shape
     out = torch.matmul(selection.sums.reshape(heads, rows * grid, -1), x.transpose(-1, -2).contiguous())
     out = out.reshape(heads, rows, grid, -1)  # [H, C, G, L] x_i·s_N
     ss = selection.sums.square().sum(-1, keepdim=True)  # [H, C, G, 1]
     torch.addcmul(ss, out, alpha[:, :, None, :], value=-2.0, out=out)
-    return out.add_(own).clamp_(min=0.0).sqrt_()
+    return out.add_(own)
 
 
 def distance_grid(alpha, x, ns, *, mask, norm: bool = False, selection: Selection | None = None
@@ -189,7 +195,7 @@ def distance_grid(alpha, x, ns, *, mask, norm: bool = False, selection: Selectio
     selection = select(alpha, x, ns, mask=mask) if selection is None else selection
     grid, counts = selection.grid, mask.sum(-1)  # [G], [C]
     own = alpha.square() * (x * x).sum(-1)[:, None, :]  # [H, C, L] ‖α_i x_i‖²
-    distances = _distances(alpha, x, selection, own[:, :, None, :])
+    distances = _squared_distances(alpha, x, selection, own[:, :, None, :]).clamp_(min=0.0).sqrt_()
     fits = counts[:, None] >= grid  # [C, G]
     nan = torch.tensor(float("nan"), dtype=alpha.dtype, device=alpha.device)
     out = {"distance_sum": torch.where(fits, distances.mul_(selection.outside()).sum(-1), nan)}
@@ -385,63 +391,96 @@ def _reference_bounds(alpha, x, ns, *, centers, mask):
 SEPARABILITY_QUANTITIES = ("radius", "fraction", "lower", "upper_2M2", "upper_16M2")
 
 
+FAR = 1e300
+"""Added to the squared distance of every key inside ``I_N`` (or masked) before the radius's minimum: unit
+embeddings and weights make every squared distance at most 4, so a minimum this large means no key outside (radius
+``+inf``)."""
+
+
 def separability_block(alpha, x, ns, *, delta, mask) -> dict[str, torch.Tensor]:
     """Algorithm 4's quantities ``[H, C, G]`` at every ``N`` of ``ns``, as :func:`empirical.kernels.separability_block`
     at each ``N`` (unit embeddings ``x``, ``M = 1``, ``delta [H, 1]``); NaN where a row sees at most ``N`` keys or its
     radius is not positive and finite.
+
+    The selected keys of every ``N`` are laid out side by side (:class:`Triangle`: ``Σ N`` entries per row, not
+    ``G·max N``); ``ξ_i`` comes from the running sums of the selected weights and their squares.
     """
     ns = tuple(int(n) for n in ns)
     heads, rows, length = alpha.shape
     x = _heads_x(x, length)
     counts = mask.sum(-1)  # [C]
     selection = select(alpha, x, ns, mask=mask)
-    grid = selection.grid
-    order, s = selection.order, selection.sums  # [H, C, k], [H, C, G, d]
-    k = order.shape[-1]
-    ss = s.square().sum(-1, keepdim=True)  # [H, C, G, 1]
+    grid, order, s = selection.grid, selection.order, selection.sums  # [G], [H, C, k], [H, C, G, d]
+    triangle = Triangle.of(ns, order.shape[-1], alpha.device, alpha.dtype)
     own = (alpha.square() * (x * x).sum(-1)[:, None, :])[:, :, None, :]  # [H, C, 1, L] ‖α_i x_i‖²
-    distances = _distances(alpha, x, selection, own)  # [H, C, G, L] ‖s − α_i x_i‖
-    outside = selection.rank[:, :, None, :] >= grid[:, None]  # [H, C, G, L] visible and outside I_N (bool: a min)
-    inf = torch.tensor(float("inf"), dtype=alpha.dtype, device=alpha.device)
-    r, closest = torch.where(outside, distances, inf).min(-1)  # [H, C, G]
-    selected_at = torch.arange(k, device=alpha.device) < grid[:, None]  # [G, k] the first N of the order
-    inner = distances.gather(-1, order[:, :, None, :].expand(-1, -1, len(ns), -1))  # [H, C, G, k]
-    # the expansion is off by ~ε·‖s‖²/distance: recomputed from the differences, as the reference does, the radius
-    # and every selected key within reach of it, so the ties ‖s − α_i x_i‖ = r fall as there
-    slack = 1e-9 * (ss[..., 0] / r.clamp(min=torch.finfo(alpha.dtype).tiny) + r)  # [H, C, G]
-    near = selected_at & ((inner - r[..., None]).abs() <= slack[..., None]) & torch.isfinite(r)[..., None]
-    h = torch.arange(heads, device=alpha.device)[:, None, None]
-    c = torch.arange(rows, device=alpha.device)[None, :, None]
-    finite = torch.isfinite(r)
-    r = torch.where(finite, _direct_norms(s, alpha, x, h, c, closest), r)
-    hs, cs, gs, ks = torch.nonzero(near, as_tuple=True)
+    squared = _squared_distances(alpha, x, selection, own)  # [H, C, G, L] ‖s − α_i x_i‖² (the minimum needs no √)
+    keys = order[..., triangle.position]  # [H, C, P] the selected keys of each N
+    inner = squared.reshape(heads, rows, -1).gather(-1, triangle.group * length + keys).clamp_(min=0.0).sqrt_()
+    inside = (grid[:, None] - selection.rank[:, :, None, :]).clamp_(0.0, 1.0)  # [H, C, G, L] 1 in I_N or masked
+    r, closest = squared.addcmul_(inside, torch.tensor(FAR, dtype=alpha.dtype)).min(-1)  # [H, C, G]
+    del squared, inside
+    finite = r < FAR / 2
+    r = torch.where(finite, _direct_norms(s, alpha, x, closest), float("inf"))
+    # the expansion is off by ~ε·‖s‖²/distance: every selected key within reach of the radius is recomputed from
+    # its difference, as the reference does, so the ties ‖s − α_i x_i‖ = r fall as there
+    ss = s.square().sum(-1)  # [H, C, G]
+    slack = (1e-9 * (ss / r.clamp(min=torch.finfo(alpha.dtype).tiny) + r))[..., triangle.group]  # [H, C, P]
+    near = ((inner - r[..., triangle.group]).abs() <= slack) & finite[..., triangle.group]
+    hs, cs, ps = torch.nonzero(near, as_tuple=True)
     if len(hs):
-        keys = order[hs, cs, ks]
-        inner[hs, cs, gs, ks] = torch.linalg.vector_norm(s[hs, cs, gs] - alpha[hs, cs, keys, None] * x[hs, keys], dim=-1)
+        at = keys[hs, cs, ps]
+        difference = s[hs, cs, triangle.group[ps]] - alpha[hs, cs, at, None] * x[hs, at]
+        inner[hs, cs, ps] = torch.linalg.vector_norm(difference, dim=-1)
     usable = finite & (r > 0) & (counts[:, None] >= grid + 1)
-    safe = torch.where(usable, r, 1.0)
+    safe = torch.where(usable, r, 1.0)  # [H, C, G]
     nan = torch.where(usable, 1.0, float("nan")).to(alpha.dtype)
-    inside = ((inner <= safe[..., None]) & selected_at).sum(-1)  # [H, C, G]
-    # ξ: sums over I_N ∖ {i} from the selected weights in the order of selection (M = 1)
+    safe_p = safe[..., triangle.group]  # [H, C, P]
+    count = triangle.sums((inner <= safe_p).to(alpha.dtype))  # [H, C, G]
+    # ξ_i² = Σ_{j≠i} α_j² + (1 − δ²/2)·((Σ_{j≠i} α_j)² − Σ_{j≠i} α_j²), sums over I_N (M = 1)
     weights = alpha.gather(-1, order)  # [H, C, k] descending
-    chosen = weights[:, :, None, :] * selected_at  # [H, C, G, k]
-    others = chosen.sum(-1, keepdim=True) - chosen
-    squares = chosen.square()
-    others_sq = squares.sum(-1, keepdim=True) - squares
-    d = torch.as_tensor(delta, dtype=alpha.dtype, device=alpha.device).reshape(heads, 1, 1, 1)
-    xi = (others_sq + (1 - d * d / 2) * (others.square() - others_sq)).clamp(min=0.0).sqrt()  # [H, C, G, k]
-    gap = (xi - safe[..., None]).square()
-    per_n = grid.to(alpha.dtype)
-    mean = lambda values: (values * selected_at).sum(-1) / per_n  # noqa: E731 - the mean over the first N
-    return {"radius": torch.where(usable, r, float("nan")), "fraction": inside / per_n * nan,
-            "lower": (1 - (xi * selected_at).sum(-1) / (safe * per_n)) * nan,
-            "upper_2M2": mean(torch.exp(-gap / 2.0)) * nan, "upper_16M2": mean(torch.exp(-gap / 16.0)) * nan}
+    last = (grid.long() - 1).clamp(max=order.shape[-1] - 1)
+    running, running_sq = weights.cumsum(-1)[..., last], weights.square().cumsum(-1)[..., last]  # [H, C, G]
+    own_p = weights[..., triangle.position]  # [H, C, P]
+    others = running[..., triangle.group] - own_p
+    others_sq = running_sq[..., triangle.group] - own_p.square()
+    d = torch.as_tensor(delta, dtype=alpha.dtype, device=alpha.device).reshape(heads, 1, 1)
+    xi = (others_sq + (1 - d * d / 2) * (others.square() - others_sq)).clamp_(min=0.0).sqrt_()  # [H, C, P]
+    gap = (xi - safe_p).square_()
+    return {"radius": torch.where(usable, r, float("nan")), "fraction": count / grid * nan,
+            "lower": (1 - triangle.sums(xi) / (safe * grid)) * nan,
+            "upper_2M2": triangle.sums(torch.exp(gap / -2.0)) / grid * nan,
+            "upper_16M2": triangle.sums(torch.exp(gap.div_(-16.0))) / grid * nan}
 
 
-def _direct_norms(s, alpha, x, h, c, keys):
-    """``‖s − α_i x_i‖`` from the difference, for one key per ``(head, row, N)``: ``keys [H, C, G]``."""
-    g = torch.arange(s.shape[2], device=s.device)[None, None, :]
-    return torch.linalg.vector_norm(s[h, c, g] - alpha[h, c, keys][..., None] * x[h, keys], dim=-1)
+@dataclasses.dataclass(frozen=True)
+class Triangle:
+    """The first ``N`` positions of a selection order for every ``N`` of a grid, side by side: ``position [P]`` and
+    ``group [P]`` (which ``N``), ``P = Σ N``; :meth:`sums` adds a ``[..., P]`` array up per ``N`` (one matrix product
+    with the 0/1 ``[P, G]`` membership, so each ``N``'s sum is a plain sum of its own entries)."""
+
+    position: torch.Tensor
+    group: torch.Tensor
+    membership: torch.Tensor
+
+    @classmethod
+    def of(cls, ns, k: int, device, dtype) -> "Triangle":
+        sizes = [min(int(n), k) for n in ns]
+        position = torch.cat([torch.arange(n) for n in sizes]).to(device)
+        group = torch.cat([torch.full((n,), g) for g, n in enumerate(sizes)]).to(device)
+        membership = torch.zeros(len(position), len(sizes), dtype=dtype, device=device)
+        membership[torch.arange(len(position), device=device), group] = 1.0
+        return cls(position, group, membership)
+
+    def sums(self, values: torch.Tensor) -> torch.Tensor:
+        return torch.matmul(values, self.membership)
+
+
+def _direct_norms(s, alpha, x, keys):
+    """``‖s_N − α_i x_i‖`` from the difference, for one key per ``(head, row, N)``: ``keys [H, C, G]``."""
+    heads, rows, grid = keys.shape
+    h = torch.arange(heads, device=s.device)[:, None, None]
+    c = torch.arange(rows, device=s.device)[None, :, None]
+    return torch.linalg.vector_norm(s - alpha[h, c, keys][..., None] * x[h, keys], dim=-1)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -522,28 +561,32 @@ def jacobian_norms(alpha: torch.Tensor, temperatures: torch.Tensor) -> dict[str,
 def largest_eigenvalue(alpha, *, top, second, tail, diagonal) -> torch.Tensor:
     """``λ_max(diag α − ααᵀ)`` per row ``[...]`` of weights ``α [..., L]`` summing to one, given the two largest
     weights, the others' sum and mean weight ``tail = (Σ_{j≥3} α_j, Σ_{j≥3} α_j²/Σ_{j≥3} α_j)`` and the largest
-    diagonal entry ``max_i α_i(1 − α_i)``.
+    diagonal entry ``m = max_i α_i(1 − α_i)``.
 
     ``λ`` solves ``f(λ) = Σ_k α_k/(α_k − λ) = 0`` on ``(a_2, a_1)`` (:mod:`theorems.maths.secular`); it also lies
-    between the largest diagonal entry and Gershgorin's twice that, so the bracket starts at relative width 2 at
-    most. The first guess solves the equation with the weights after the second lumped into one pole at their mean
-    weight (a quadratic: exact when they are equal, or negligible against ``λ``); Newton's method on the pole-free ``(a_1 − λ)(λ − a_2)·f(λ)`` within
-    the bracket (the geometric midpoint where a step leaves it) stops at four ulps, as
-    :func:`theorems.maths.secular.newton` does; rows with ``a_2 < 1e-250`` take the geometric bisection.
+    between ``m`` and Gershgorin's ``2m``, so the bracket starts at relative width 2 at most. Everything runs in units
+    of ``m`` (the weights divided by it: ``f`` is unchanged, and no product of weights underflows, so the reference's
+    bisection below ``a_2 = 1e-250`` is not needed; only ``m`` below :data:`TINY` takes the geometric bisection). The
+    first guess solves the equation with the weights after the second lumped into one pole at their mean weight (a
+    quadratic: exact when they are equal, or negligible against ``λ``); Newton's method on the pole-free
+    ``(a_1 − λ)(λ − a_2)·f(λ)`` within the bracket (the geometric midpoint where a step leaves it) stops at four
+    ulps, as :func:`theorems.maths.secular.newton` does.
     """
     flat = alpha.reshape(-1, alpha.shape[-1])
     a1, a2, p, mu, m = (value.reshape(-1) for value in (top, second, *tail, diagonal))
     out = torch.where(a2 == 0, 0.0, a2)  # a_2 = 0: λ = 0; a_1 = a_2: λ = a_2 exactly
     active = torch.nonzero((a2 > 0) & (a2 < a1))[:, 0]
-    a1, a2, p, mu, m = a1[active], a2[active], p[active], mu[active], m[active]
-    tiny = a2 < TINY
-    low = torch.where(tiny, a2, torch.maximum(a2, m))
-    high = torch.where(tiny, a1, torch.maximum(torch.minimum(a1, 2 * m), low))  # rounding may cross two bounds
+    scale = m[active]
+    a1, a2, p, mu = (value[active] / scale for value in (a1, a2, p, mu))  # in units of m: λ in [1, 2]
+    newton = scale >= TINY
+    # [m, 2m] widened by a few ulps of m's own rounding, so a root on Gershgorin's bound (a near one-hot row: λ ≈ 2a_2)
+    # lies strictly inside and Newton's step to it is taken, not bisected towards
+    low = torch.where(newton, a2.clamp(min=1.0 - BRACKET_SLACK), a2)
+    high = torch.where(newton, torch.maximum(a1.clamp(max=2.0 * (1.0 + BRACKET_SLACK)), low), a1)
     middle = (low.sqrt() * high.sqrt()).clamp(low, high)
-    guess = _three_pole_root(a1, a2, p, mu, scale=m)
-    lam = torch.where(~tiny & (guess > low) & (guess < high), guess, middle)  # strictly inside: never on a pole
-    newton = ~tiny
-    rows = flat[active]
+    guess = _three_pole_root(a1, a2, p, mu)
+    lam = torch.where(newton & (guess > low) & (guess < high), guess, middle)  # strictly inside: never on a pole
+    rows = flat[active].div_(scale[:, None])
     for _ in range(NEWTON_STEPS):
         if not len(active):
             break
@@ -562,22 +605,23 @@ def largest_eigenvalue(alpha, *, top, second, tail, diagonal) -> torch.Tensor:
         done = near | (high - low <= SPECTRAL_TOLERANCE * high) | (f == 0)
         if bool(done.any()):
             value = torch.where(f == 0, lam, torch.where(inside, step, lam).clamp(low, high))
-            out[active[done]] = value[done]
+            out[active[done]] = value[done] * scale[done]
             keep = ~done
-            active, lam, low, high, rows, newton, a1, a2 = (
-                v[keep] for v in (active, new, low, high, rows, newton, a1, a2))
+            active, lam, low, high, rows, newton, a1, a2, scale = (
+                v[keep] for v in (active, new, low, high, rows, newton, a1, a2, scale))
         else:
             lam = new
-    out[active] = lam
+    out[active] = lam * scale
     return out.reshape(top.shape)
 
 
-def _three_pole_root(a1, a2, tail, centre, *, scale):
+def _three_pole_root(a1, a2, tail, centre):
     """The root in ``(a_2, a_1)`` of ``a_1/(a_1 − λ) + a_2/(a_2 − λ) + tail/(centre − λ) = 0``, the secular equation
-    with the weights after the second lumped at ``centre``: times the three denominators it is the quadratic
-    ``λ² − Bλ + C`` (the weights sum to one), ``B = 2a_1a_2 + (centre + tail)(a_1 + a_2)``,
-    ``C = a_1a_2(2·centre + tail)``; its larger root, in units of ``scale`` (``λ``'s order: no underflow)."""
-    a2_, tail_, centre_ = a2 / scale, tail / scale, centre / scale
-    b = 2 * a1 * a2_ + (centre_ + tail_) * (a1 + a2)
-    c = a1 * a2_ * (2 * centre_ + tail_)
-    return scale * 0.5 * (b + (b.square() - 4 * c).clamp(min=0.0).sqrt())
+    with the weights after the second lumped at ``centre`` (all in units of the largest diagonal entry ``m``): times
+    the three denominators it is the quadratic ``S·λ² − Bλ + C`` with ``S = (a_1 + a_2 + tail)`` (``1/m``: the
+    weights sum to one), ``B = 2a_1a_2 + (centre + tail)(a_1 + a_2)``, ``C = a_1a_2(2·centre + tail)``; its larger
+    root."""
+    total = a1 + a2 + tail
+    b = (2 * a1 * a2 + (centre + tail) * (a1 + a2)) / total
+    c = a1 * a2 * (2 * centre + tail) / total
+    return 0.5 * (b + (b.square() - 4 * c).clamp(min=0.0).sqrt())

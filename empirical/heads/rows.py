@@ -29,14 +29,15 @@ import numpy as np
 import torch
 
 from empirical.heads.extraction import Heads
+from empirical.heads.tensor_rows import last_seen, map_tensor_rows, tensor_blocks
 from theorems.errors import InvalidArgument
 
 BUDGET = 1 << 25
 """Entries (float64) of the largest ``[H, C, L, width]`` work array one block may create (256 MiB)."""
-TORCH_BUDGET = 1 << 21
+TORCH_BUDGET = 1 << 19
 """The same for the torch backend: its kernels batch a grid of ``N`` (or ``T``) into one operation, so a block's
-arrays are ``width`` times its ``[H, C, L]``; blocks of 16 MiB keep each operation's arrays near the core's cache
-and still long enough for the operations' own threads."""
+arrays are ``width`` times its ``[H, C, L]``; blocks of 4 MiB keep each operation's arrays near a core's cache (the
+fastest of 2^18 to 2^22 on Alg. 5, within 10 % of the fastest on the others, one GPT-2 layer at ``L = 1024``)."""
 BACKENDS = ("torch", "numpy")
 """Where the algorithms' quantities run: ``torch`` (float64 on the heads' device; the default) or ``numpy`` (float64
 on the CPU: the reference)."""
@@ -69,7 +70,10 @@ class Rows:
     x: np.ndarray            # [H, 1, L, d] float64
     mask: np.ndarray         # bool [C, L] True = key visible
     counts: np.ndarray       # [C] visible keys per row
-    length: int = 0          # the window's keys (the shape the random directions of Alg. 5 are drawn at)
+    length: int = 0          # the window's keys
+    heads: slice = dataclasses.field(default_factory=lambda: slice(None))  # which heads: a group of them on a thread
+    seen: np.ndarray | None = None  # [C] numpy, per row, the keys up to its last visible one
+    layer_heads: int = 0     # the layer's heads (all of them, whatever ``heads`` holds)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -106,6 +110,10 @@ def blocks(heads: Heads, index: np.ndarray, *, embeddings: str = "values", width
     """
     batch, layers, n_heads, length = heads.sizes
     starts = _block_starts(heads, index, embeddings=embeddings, width=width, budget=budget, backend=backend)
+    if backend == "torch":
+        for block in tensor_blocks(heads, index, starts, embeddings=embeddings, normalise=normalise):
+            yield block.rows()
+        return
     for layer in range(layers):
         layer_logits = heads.layer_logits(layer)  # [B, H, L, L] float32, -inf where masked
         layer_x = heads.layer_embeddings(layer, embeddings)  # [B, H, L, d]
@@ -113,9 +121,6 @@ def blocks(heads: Heads, index: np.ndarray, *, embeddings: str = "values", width
             x = layer_x[window].to(torch.float64)  # [H, L, d]
             if normalise:
                 x = x / x.norm(dim=-1, keepdim=True).clamp_min(torch.finfo(torch.float64).tiny)
-            if backend == "torch":
-                yield from _tensor_blocks(window, layer, layer_logits[window], x, heads.visible[window], index, starts)
-                continue
             visible = heads.visible[window].cpu().numpy()  # [L, L]
             x = x.cpu().numpy()[:, None]  # [H, 1, L, d]
             for start, stop in zip(starts[:-1], starts[1:]):
@@ -126,7 +131,9 @@ def blocks(heads: Heads, index: np.ndarray, *, embeddings: str = "values", width
                 alpha = torch.softmax(logits, dim=-1).numpy()  # [H, C, L]
                 mask = visible[rows]  # [C, L]
                 logits = torch.where(torch.from_numpy(mask), logits, 0.0).numpy()  # finite: masked keys -> 0
-                yield Rows(window, layer, rows, alpha, logits, x, mask, mask.sum(-1), length)
+                seen = length - np.argmax(mask[:, ::-1], axis=-1)  # [C] the keys up to the last visible one
+                yield Rows(window, layer, rows, alpha, logits, x, mask, mask.sum(-1), length, seen=seen,
+                           layer_heads=n_heads)
         del layer_logits, layer_x
 
 
@@ -142,7 +149,7 @@ def _block_starts(heads: Heads, index: np.ndarray, *, embeddings: str, width: in
         dim = heads.embedding_width(embeddings)
         step = max(1, budget // (n_heads * length * max(width or dim, dim)))
         return list(range(0, len(index), step)) + [len(index)]
-    seen = _last_seen(heads.visible).amax(0).cpu().numpy()[index] + 1  # [R] keys each row sees in some window
+    seen = last_seen(heads.visible).amax(0).cpu().numpy()[index] + 1  # [R] keys each row sees in some window
     capacity = max(1, budget // (n_heads * (width or 1)))  # entries C·L' one block may hold
     starts, start, widest = [0], 0, 0
     for position, keys in enumerate(seen):
@@ -151,30 +158,6 @@ def _block_starts(heads: Heads, index: np.ndarray, *, embeddings: str, width: in
             starts.append(position)
             start, widest = position, int(keys)
     return starts + [len(index)] if len(index) else [0]
-
-
-def _tensor_blocks(window: int, layer: int, logits: torch.Tensor, x: torch.Tensor, visible: torch.Tensor,
-                   index: np.ndarray, starts: list[int]) -> Iterator[Rows]:
-    """The torch backend's blocks of one (window, layer): tensors on the heads' device, each block's weights, logits
-    and mask on the keys its rows see (``logits [H, L, L]``, ``visible [L, L]``); ``x [H, L, d]`` float64 whole (the
-    kernels read the keys they need, and Theorem 1's running tables span every key)."""
-    length = visible.shape[-1]
-    rows_index = torch.from_numpy(np.ascontiguousarray(index)).to(visible.device)
-    last_seen = _last_seen(visible).cpu().numpy()  # [L] the last key each row sees
-    for start, stop in zip(starts[:-1], starts[1:]):
-        rows, at = index[start:stop], rows_index[start:stop]
-        keys = int(last_seen[rows].max()) + 1  # the keys after it are masked in every row of the block
-        mask = visible[at, :keys]  # [C, L']
-        block = logits[:, at, :keys].to(torch.float64)  # [H, C, L'], -inf where masked
-        alpha = torch.softmax(block, dim=-1)  # float64 from the float32 logits, as the numpy blocks
-        yield Rows(window, layer, rows, alpha, block.masked_fill_(~mask, 0.0), x[:, None], mask, mask.sum(-1), length)
-
-
-def _last_seen(visible: torch.Tensor) -> torch.Tensor:
-    """``[..., L]`` the index of the last visible key of each row of ``visible [..., L, L]`` (0 for a row that sees
-    none)."""
-    positions = torch.arange(visible.shape[-1], device=visible.device)
-    return torch.where(visible, positions, 0).amax(-1)
 
 
 def default_workers() -> int:
@@ -257,38 +240,31 @@ def map_rows(heads: Heads, function: Callable[[Rows], dict[str, np.ndarray]], *,
     ``progress`` is an optional tqdm bar advanced by one per block. ``workers`` blocks run at once on a
     pool of threads (``None``: :func:`default_workers`); ``function`` must then be safe to call from
     several threads on blocks of the same (window, layer). The results are the same for every ``workers``.
-    With ``backend="torch"`` the blocks are tensors on the heads' device and run one after another (each operation
-    uses torch's own threads; ``workers`` does not apply), the results gather on that device and come back as numpy
-    arrays once, at the end.
+    With ``backend="torch"`` the blocks are tensors on the heads' device (:mod:`empirical.heads.tensor_rows`: on the
+    CPU each block's heads are cut into ``workers`` groups, one thread each), the results gather on that device and
+    come back as numpy arrays once, at the end.
     """
     workers = check_workers(workers)
     check_backend(backend)
     index = valid_rows(heads) if index is None else np.asarray(index)
+    if backend == "torch":
+        starts = _block_starts(heads, index, embeddings=embeddings, width=width, budget=budget, backend=backend)
+        return RowMap(index, map_tensor_rows(heads, function, index, starts, embeddings=embeddings,
+                                             normalise=normalise, progress=progress, workers=workers))
     batch, layers, n_heads = heads.sizes[:3]
     out: dict = {}
-    every = blocks(heads, index, embeddings=embeddings, width=width, budget=budget, normalise=normalise,
-                   backend=backend)
-    evaluated = ((rows, function(rows)) for rows in every) if backend == "torch" else _evaluated(every, function, workers)
-    for rows, result in evaluated:
+    every = blocks(heads, index, embeddings=embeddings, width=width, budget=budget, normalise=normalise)
+    for rows, result in _evaluated(every, function, workers):
         positions = np.searchsorted(index, rows.index)
         for key, value in result.items():
+            value = np.asarray(value)
             if key not in out:
-                out[key] = _filled(value, (batch, layers, n_heads, len(index)))
-            where = torch.as_tensor(positions, device=value.device) if torch.is_tensor(value) else positions
-            out[key][rows.window, rows.layer][:, where] = value if torch.is_tensor(value) else np.asarray(value)
+                out[key] = np.full((batch, layers, n_heads, len(index), *value.shape[2:]), np.nan,
+                                   dtype=value.dtype if value.dtype.kind == "f" else float)
+            out[key][rows.window, rows.layer][:, positions] = value
         if progress is not None:
             progress.update(1)
-    return RowMap(index, {key: value.cpu().numpy() if torch.is_tensor(value) else value for key, value in out.items()})
-
-
-def _filled(value, leading: tuple) -> np.ndarray | torch.Tensor:
-    """A NaN-filled ``[B, layer, head, R, ...]`` array for a block result like ``value`` (a tensor stays on its
-    device; integer results become float, so a missing row can be NaN)."""
-    if torch.is_tensor(value):
-        dtype = value.dtype if value.is_floating_point() else torch.float64
-        return torch.full((*leading, *value.shape[2:]), float("nan"), dtype=dtype, device=value.device)
-    value = np.asarray(value)
-    return np.full((*leading, *value.shape[2:]), np.nan, dtype=value.dtype if value.dtype.kind == "f" else float)
+    return RowMap(index, out)
 
 
 def count_blocks(heads: Heads, index: np.ndarray, *, embeddings: str = "values", width: int | None = None,

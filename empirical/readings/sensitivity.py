@@ -61,8 +61,8 @@ def sensitivity_rows(heads: Heads, temperatures, epsilons, *, perturb: str, eps:
         block_seed = seed + 7919 * rows.window + 104729 * rows.layer + int(rows.index[0])
         mask = np.broadcast_to(rows.mask, rows.logits.shape)  # [H, C, L]
         if perturb == "logits":
-            normals = direction_normals(seed, window=rows.window, layer=rows.layer, index=rows.index,
-                                        heads=rows.logits.shape[0], length=rows.logits.shape[-1])
+            normals = direction_normals(seed, window=rows.window, layer=rows.layer, index=rows.index, seen=rows.seen,
+                                        heads=rows.layer_heads, keep=rows.heads, length=rows.logits.shape[-1])
             direction = unit_directions(normals, rows.mask)  # [H, C, L]
         else:
             keys = heads.k[rows.window, rows.layer].double().numpy()  # [H, L, d]

@@ -111,7 +111,8 @@ def _setup_for(spec: dict):
         _WORKER_SETUPS[key] = Setup(loaded, text=spec["text"], windows=spec["windows"], embeddings=spec["embeddings"],
                                     progress=False, device=spec["device"],
                                     layers_per_block=spec.get("layers_per_block"),
-                                    workers=spec.get("workers") or spec.get("threads"))  # a local worker: its share
+                                    workers=spec.get("workers") or spec.get("threads"),  # a local worker: its share
+                                    backend=spec.get("backend", "torch"))
     return _WORKER_SETUPS[key]
 
 

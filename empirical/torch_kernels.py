@@ -41,7 +41,8 @@ import torch
 
 TINY = 1e-290
 """Rows whose largest diagonal entry ``max α_i(1 − α_i)`` (the unit of :func:`largest_eigenvalue`) is below this take
-the geometric bisection: the weights divided by it may overflow."""
+the reference's geometric bisection (:func:`theorems.maths.secular.bisection`): the weights divided by it may
+overflow."""
 NEWTON_STEPS = 64
 """Newton-or-bisection steps at most for the spectral norm (the bisection of a bracket of relative width 2 reaches
 float64 in 53)."""
@@ -566,7 +567,8 @@ def largest_eigenvalue(alpha, *, top, second, tail, diagonal) -> torch.Tensor:
     ``λ`` solves ``f(λ) = Σ_k α_k/(α_k − λ) = 0`` on ``(a_2, a_1)`` (:mod:`theorems.maths.secular`); it also lies
     between ``m`` and Gershgorin's ``2m``, so the bracket starts at relative width 2 at most. Everything runs in units
     of ``m`` (the weights divided by it: ``f`` is unchanged, and no product of weights underflows, so the reference's
-    bisection below ``a_2 = 1e-250`` is not needed; only ``m`` below :data:`TINY` takes the geometric bisection). The
+    bisection below ``a_2 = 1e-250`` is not needed; only ``m`` below :data:`TINY`, where the weights cannot be divided
+    by it, takes the reference's bisection). The
     first guess solves the equation with the weights after the second lumped into one pole at their mean weight (a
     quadratic: exact when they are equal, or negligible against ``λ``); Newton's method on the pole-free
     ``(a_1 − λ)(λ − a_2)·f(λ)`` within the bracket (the geometric midpoint where a step leaves it) stops at four
@@ -575,17 +577,21 @@ def largest_eigenvalue(alpha, *, top, second, tail, diagonal) -> torch.Tensor:
     flat = alpha.reshape(-1, alpha.shape[-1])
     a1, a2, p, mu, m = (value.reshape(-1) for value in (top, second, *tail, diagonal))
     out = torch.where(a2 == 0, 0.0, a2)  # a_2 = 0: λ = 0; a_1 = a_2: λ = a_2 exactly
-    active = torch.nonzero((a2 > 0) & (a2 < a1))[:, 0]
+    extreme = torch.nonzero((a2 > 0) & (a2 < a1) & (m < TINY))[:, 0]
+    if len(extreme):  # a (near) subnormal λ: the weights cannot be rescaled; the reference's bisection, on the CPU
+        from theorems.maths.secular import bisection
+
+        out[extreme] = torch.from_numpy(bisection(flat[extreme].cpu().numpy())).to(out)
+    active = torch.nonzero((a2 > 0) & (a2 < a1) & (m >= TINY))[:, 0]
     scale = m[active]
     a1, a2, p, mu = (value[active] / scale for value in (a1, a2, p, mu))  # in units of m: λ in [1, 2]
-    newton = scale >= TINY
     # [m, 2m] widened by a few ulps of m's own rounding, so a root on Gershgorin's bound (a near one-hot row: λ ≈ 2a_2)
     # lies strictly inside and Newton's step to it is taken, not bisected towards
-    low = torch.where(newton, a2.clamp(min=1.0 - BRACKET_SLACK), a2)
-    high = torch.where(newton, torch.maximum(a1.clamp(max=2.0 * (1.0 + BRACKET_SLACK)), low), a1)
+    low = a2.clamp(min=1.0 - BRACKET_SLACK)
+    high = torch.maximum(a1.clamp(max=2.0 * (1.0 + BRACKET_SLACK)), low)
     middle = (low.sqrt() * high.sqrt()).clamp(low, high)
     guess = _three_pole_root(a1, a2, p, mu)
-    lam = torch.where(newton & (guess > low) & (guess < high), guess, middle)  # strictly inside: never on a pole
+    lam = torch.where((guess > low) & (guess < high), guess, middle)  # strictly inside: never on a pole
     rows = flat[active].div_(scale[:, None])
     for _ in range(NEWTON_STEPS):
         if not len(active):
@@ -599,16 +605,16 @@ def largest_eigenvalue(alpha, *, top, second, tail, diagonal) -> torch.Tensor:
         right = ~(f >= 0)  # the root lies right of λ (also when λ hits a weight: nan/inf)
         low, high = torch.where(right, lam, low), torch.where(right, high, lam)
         middle = (low.sqrt() * high.sqrt()).clamp(low, high)
-        inside = newton & torch.isfinite(step) & (step > low) & (step < high)
+        inside = torch.isfinite(step) & (step > low) & (step < high)
         new = torch.where(inside, step, middle)
-        near = newton & (step >= low) & (step <= high) & ((step - lam).abs() <= SPECTRAL_TOLERANCE * lam)
+        near = (step >= low) & (step <= high) & ((step - lam).abs() <= SPECTRAL_TOLERANCE * lam)
         done = near | (high - low <= SPECTRAL_TOLERANCE * high) | (f == 0)
         if bool(done.any()):
             value = torch.where(f == 0, lam, torch.where(inside, step, lam).clamp(low, high))
             out[active[done]] = value[done] * scale[done]
             keep = ~done
-            active, lam, low, high, rows, newton, a1, a2, scale = (
-                v[keep] for v in (active, new, low, high, rows, newton, a1, a2, scale))
+            active, lam, low, high, rows, a1, a2, scale = (
+                v[keep] for v in (active, new, low, high, rows, a1, a2, scale))
         else:
             lam = new
     out[active] = lam * scale

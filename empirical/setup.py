@@ -116,12 +116,14 @@ class Setup:
 
     def _extract(self, ids: torch.Tensor, **keywords) -> Heads:
         """The forward pass on ``self.device`` (``keywords`` of :func:`extract`: ``layers``, ``pipeline``,
-        ``entering``); the heads stay there with the torch backend and come back to the CPU with numpy's."""
+        ``entering``); the heads stay there with the torch backend and come to the CPU with numpy's (the same code
+        on every device: on the CPU both are no-ops)."""
         if self.device.type == "cpu":
-            return extract(self.loaded, ids, **keywords)
-        loaded = dataclasses.replace(self.loaded, model=place(self.loaded.model, self.device))
-        keywords = {key: place(value, self.device) if is_torch(value) else value for key, value in keywords.items()}
-        heads = extract(loaded, place(ids, self.device), **keywords)
+            heads = extract(self.loaded, ids, **keywords)
+        else:
+            loaded = dataclasses.replace(self.loaded, model=place(self.loaded.model, self.device))
+            keywords = {key: place(value, self.device) if is_torch(value) else value for key, value in keywords.items()}
+            heads = extract(loaded, place(ids, self.device), **keywords)
         if self.backend == "torch":
             return heads
         return dataclasses.replace(heads, **{field.name: getattr(heads, field.name).cpu()

@@ -100,9 +100,12 @@ class _LayerTable:
         key, group = (rows.window, rows.layer), (rows.heads.start, rows.heads.stop)  # one table per group of heads
         with self._lock:
             if self._tables.get(group, (None,))[0] != key:
-                self._tables[group] = (key, torch_kernels.FarthestPrefix(rows.x[:, 0]) if torch.is_tensor(rows.x)
-                                       else kernels.farthest_table(rows.x))  # running top-2 / [H, L, L] x 5
+                self._tables[group] = (key, self.build(rows))
             return self._tables[group][1]
+
+    def build(self, rows: Rows):
+        return (torch_kernels.FarthestPrefix(rows.x[:, 0]) if torch.is_tensor(rows.x)
+                else kernels.farthest_table(rows.x))  # running top-2 / [H, L, L] x 5
 
     def __getstate__(self) -> dict:
         return {}
@@ -369,27 +372,45 @@ def critical_n(setup: Setup, *, lengths=PAPER_LENGTHS, levels=LEVELS, tokens: in
 def minimum_distances(heads: Heads, *, embeddings: str = "values") -> np.ndarray:
     """``δ [B, layer, head]``: the least pairwise distance between a head's unit-normalised embeddings."""
     batch, layers, n_heads, _ = heads.sizes
-    out = torch.empty((batch, layers, n_heads), dtype=torch.float64, device=heads.visible.device)
+    out = np.empty((batch, layers, n_heads))
     for layer in range(layers):  # one Gram matrix [H, L, L] per (layer, window): one layer's tables at a time
         x = heads.layer_embeddings(layer, embeddings).to(torch.float64)  # [B, H, L, d]
         x = x / x.norm(dim=-1, keepdim=True).clamp_min(torch.finfo(torch.float64).tiny)
         for window in range(batch):
-            gram = x[window] @ x[window].transpose(-1, -2)
-            squared = (2 - 2 * gram).clamp_min(0)  # ‖x̂_i − x̂_j‖² on the unit sphere
-            squared.diagonal(dim1=-2, dim2=-1).fill_(float("inf"))
-            out[window, layer] = squared.flatten(-2).min(-1).values.sqrt()
-    return out.cpu().numpy()
+            out[window, layer] = least_distances(x[window]).cpu().numpy()
+    return out
 
 
-def _separability_rows(ns, delta: np.ndarray):
-    """The row function of Algorithm 4: its quantities at each ``N`` of ``ns``, keyed ``name@N``; a row with
-    fewer than ``N + 1`` visible keys is NaN at that ``N``. ``delta [B, layer, head]``."""
+def least_distances(x: torch.Tensor) -> torch.Tensor:
+    """``δ [H]``: the least pairwise distance of each head's unit embeddings ``x [H, L, d]`` (one Gram matrix per head;
+    the same operations whichever heads or blocks hold them)."""
+    squared = (2 - 2 * (x @ x.transpose(-1, -2))).clamp_min(0)  # ‖x̂_i − x̂_j‖² on the unit sphere
+    squared.diagonal(dim1=-2, dim2=-1).fill_(float("inf"))
+    return squared.flatten(-2).min(-1).values.sqrt()
+
+
+class _LayerDelta(_LayerTable):
+    """``δ`` of the current (window, layer) and group of heads, from the block's own unit embeddings: computed in the
+    pass over the rows, so no pass needs every layer's embeddings beside it (a streamed model or a cluster's worker
+    holds one block of layers)."""
+
+    def build(self, rows: Rows):
+        x = rows.x[:, 0] if torch.is_tensor(rows.x) else torch.from_numpy(rows.x[:, 0])
+        return least_distances(x).cpu().numpy()  # [H] the block's group of heads
+
+
+def _separability_rows(ns):
+    """The row function of Algorithm 4: its quantities at each ``N`` of ``ns``, keyed ``name@N``, and ``delta`` (each
+    row's head's ``δ``, for the aggregation); a row with fewer than ``N + 1`` visible keys is NaN at that ``N``."""
+    delta = _LayerDelta()
+
     def function(rows: Rows) -> dict[str, np.ndarray]:
         # alpha [H, C, L], x [H, 1, L, d] (unit norm), mask [C, L]; delta per head [H, 1]
-        d = delta[rows.window, rows.layer][rows.heads, None]  # [H, 1] (the block's group of heads)
+        d = delta(rows)[:, None]  # [H, 1] the block's group of heads
         outside = np.where(d > 0, 1.0, np.nan)  # δ = 0 (repeated embeddings): outside Assumption 2, no bound
         if torch.is_tensor(rows.alpha):
-            return _separability_tensors(rows, ns, d, outside)
+            out = _separability_tensors(rows, ns, d, outside)
+            return out | {"delta": torch.from_numpy(d).to(rows.alpha.device).expand(-1, rows.alpha.shape[1])}
         out = {}
         for n in ns:
             keep = np.flatnonzero(rows.counts >= n + 1)  # [C'] rows with a key outside the top N
@@ -401,7 +422,7 @@ def _separability_rows(ns, delta: np.ndarray):
                 full = np.full(rows.alpha.shape[:2], np.nan)  # [H, C]
                 full[:, keep] = value * outside if key in ("lower", "upper_2M2", "upper_16M2") else value
                 out[f"{key}@{n}"] = full
-        return out
+        return out | {"delta": np.broadcast_to(d, rows.alpha.shape[:2])}
     return function
 
 
@@ -419,46 +440,50 @@ def _separability_tensors(rows: Rows, ns, d: np.ndarray, outside: np.ndarray) ->
             else quantities[key][..., k] for k, n in enumerate(ns) for key in SEPARABILITY_QUANTITIES}
 
 
-def _separability_values(setup: Setup, heads, ns, delta: np.ndarray, tokens: int | None):
-    """``(N, rows, values [B, layer, head, R_N])`` per ``N``: with every token (``tokens=None``) one pass over the
-    blocks serves every ``N`` (the blocks' float64 softmax and unit embeddings are built once); a subsample
-    of ``tokens`` rows depends on ``N``, so then one pass per ``N``."""
-    if not ns:
-        return
-    if tokens is None:
-        index = valid_rows(heads, min_keys=min(ns) + 1)
+def _separability_values(setup: Setup, heads, ns, tokens: int | None):
+    """``(δ [B, layer, head], [(N, rows, values [B, layer, head, R_N])])``: with every token (``tokens=None``) one pass
+    over the blocks serves every ``N`` (the blocks' float64 softmax and unit embeddings are built once); a subsample
+    of ``tokens`` rows depends on ``N``, so then one pass per ``N``. ``δ`` comes from the (first) pass."""
+    if tokens is None or not ns:
+        index = valid_rows(heads, min_keys=min(ns, default=0) + 1)
         counts = heads.visible.sum(-1).min(0).values.cpu().numpy()[index]  # [R] fewest visible keys over windows
-        blocking = setup.blocking(grid=len(ns))
+        blocking = setup.blocking(grid=max(len(ns), 1))
         with setup.bar(setup.count_blocks(heads, index, **blocking), "Alg. 4 (separability, every N)") as bar:
-            mapped = setup.map_rows(heads, _separability_rows(ns, delta), index=index, normalise=True, progress=bar,
+            mapped = setup.map_rows(heads, _separability_rows(ns), index=index, normalise=True, progress=bar,
                                     **blocking)
+        points = []
         for n in ns:
             rows_n = np.flatnonzero(counts >= n + 1)
-            yield n, index[rows_n], {key: mapped.values[f"{key}@{n}"][..., rows_n] for key in SEPARABILITY_QUANTITIES}
-        return
+            points.append((n, index[rows_n], {key: mapped.values[f"{key}@{n}"][..., rows_n]
+                                              for key in SEPARABILITY_QUANTITIES}))
+        return mapped.values["delta"][..., 0], points
+    points, delta = [], None
     for n in tqdm(ns, desc="Alg. 4 (separability)", disable=not setup.progress):
         index = valid_rows(heads, min_keys=n + 1, tokens=tokens)
         blocking = setup.blocking(grid=1)
         with setup.bar(setup.count_blocks(heads, index, **blocking), f"Alg. 4 N={n}") as bar:
-            mapped = setup.map_rows(heads, _separability_rows((n,), delta), index=index, normalise=True, progress=bar,
+            mapped = setup.map_rows(heads, _separability_rows((n,)), index=index, normalise=True, progress=bar,
                                     **blocking)
-        yield n, index, {key: mapped.values[f"{key}@{n}"] for key in SEPARABILITY_QUANTITIES}
+        delta = mapped.values["delta"][..., 0] if delta is None else delta
+        points.append((n, index, {key: mapped.values[f"{key}@{n}"] for key in SEPARABILITY_QUANTITIES}))
+    return delta, points
 
 
 def separability(setup: Setup, *, length: int = 1024, ns=SEPARABILITY_NS, tokens: int | None = None) -> dict:
     """Algorithm 4: ``N_s/N`` per head and token against ``N``, with both Theorem 2 bounds.
 
     Embeddings on the unit sphere (``M = 1``); ``δ`` per head and window is the least pairwise
-    distance of its ``L`` embeddings; ``r = min_{j∉I_N} ‖s − α_j x_j‖`` per token. Rows whose ``r``
+    distance of its ``L`` embeddings (computed in the pass over the rows, from each block's embeddings);
+    ``r = min_{j∉I_N} ‖s − α_j x_j‖`` per token. Rows whose ``r``
     is not positive and finite (every valid key selected) are left out. Theorem 2 bounds an
     expectation over random embeddings: on one real head the bounds are a reference, not a claim,
     so the share of tokens inside ``[lower, upper]`` is reported, not counted as violations.
     """
     length = min(length, setup.loaded.max_length)
     heads = setup.heads(length)
-    delta = minimum_distances(heads, embeddings=setup.embeddings)  # [B, layer, H]
+    delta, passes = _separability_values(setup, heads, [n for n in ns if n < length], tokens)  # δ [B, layer, H]
     points = []
-    for n, index, values in _separability_values(setup, heads, [n for n in ns if n < length], delta, tokens):
+    for n, index, values in passes:
         per_head = {key: _token_means(value) for key, value in values.items()}
         present = np.isfinite(values["fraction"]) & np.isfinite(values["lower"])  # δ > 0 heads only
         inside = present & (values["fraction"] >= values["lower"]) & (values["fraction"] <= values["upper_2M2"])

@@ -65,7 +65,8 @@ def test_algorithm_3_rows_agree_within_their_rounding(setups):
 def test_algorithm_4_rows_agree_within_their_rounding_and_count_alike(setups):
     heads = setups["numpy"].heads(24)
     delta = algorithms.minimum_distances(heads)
-    mapped, heads = _both(setups, algorithms._separability_rows(SEPARABILITY_NS, delta), normalise=True)
+    mapped, heads = _both(setups, algorithms._separability_rows(SEPARABILITY_NS), normalise=True)
+    assert np.array_equal(mapped["torch"].values["delta"][..., 0], delta)  # the same Gram matrices, bit for bit
 
     def bounds_of(rows):
         out = separability_bounds(rows, SEPARABILITY_NS, delta[rows.window, rows.layer])
@@ -109,8 +110,8 @@ class Envelope:
     def __call__(self, heads, function, **keywords):
         mapped = map_rows(heads, function, backend="numpy", workers=1, **keywords)
         bounds = map_rows(heads, self._bounds(function, mapped), backend="numpy", workers=1, **keywords)
-        return RowMap(mapped.index, {key: value + self.sign * np.nan_to_num(bounds.values[key])
-                                     for key, value in mapped.values.items()})
+        return RowMap(mapped.index, {key: value + self.sign * np.nan_to_num(bounds.values.get(key, 0.0))
+                                     for key, value in mapped.values.items()})  # δ (Alg. 4) is exact: no bound
 
     def _bounds(self, function, mapped):
         keys = list(mapped.values)
@@ -122,7 +123,7 @@ class Envelope:
                 return sensitivity_bounds(rows, TEMPERATURES, EPSILONS, kernels.unit_directions(normals, rows.mask))
             return sensitivity
         if any(key.startswith("radius@") for key in keys):  # Algorithm 4: its δ from the same heads
-            ns = sorted({int(key.split("@")[1]) for key in keys})
+            ns = sorted({int(key.split("@")[1]) for key in keys if "@" in key})
             delta = algorithms.minimum_distances(self.setup.heads(max(OPTIONS["lengths"])))
             return lambda rows: {key: value for key, value in separability_bounds(
                 rows, ns, delta[rows.window, rows.layer]).items() if key in keys}

@@ -154,9 +154,10 @@ def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", 
     """Load ``model``, run the algorithms on ``text``, write results.json, the figures and report.md.
 
     Every option is checked before the model loads, and the grids against the model before any forward pass.
-    ``cluster`` (``"local"`` or a Dask scheduler address) runs each algorithm as a task on its workers
-    (:mod:`empirical.cluster`), or, with ``layers_per_block``, each pass over the rows as one task per block of
-    layers: the same ``results.json``, resumable after an interruption.
+    ``cluster`` (``"local"`` or a Dask scheduler address) runs every pass over the rows as tasks by (window, block of
+    ``layers_per_block`` layers) on its workers, the driver making no forward pass (:mod:`empirical.cluster`): the
+    same ``results.json``, resumable after an interruption, and the task graph with its times in
+    ``cluster-graph.json``.
     ``layers_per_block`` bounds how many layers' vectors are held at once (:class:`empirical.setup.Setup`):
     the same numbers, one forward pass per block of layers and pass over them. ``workers`` blocks of rows run at
     once on a pool of threads (default: the cores available; on a cluster, each worker's own threads).

@@ -59,6 +59,7 @@ class Setup:
     layers_per_block: int | None = None
     workers: int | None = None
     row_mapper: object = None
+    heads_source: object = None
     backend: str = "torch"
     _cache: dict = dataclasses.field(default_factory=dict, repr=False)
 
@@ -94,6 +95,8 @@ class Setup:
         answer the per-layer questions the algorithms ask (``sizes``, ``visible``, ``layer_logits``,
         ``layer_embeddings``).
         """
+        if self.heads_source is not None:
+            return self.heads_source(length)
         if length not in self._cache:
             self._cache.clear()  # free the previous heads before the next forward pass
             ids = self.token_ids(length)

@@ -91,9 +91,10 @@ def parser() -> argparse.ArgumentParser:
                           "of rows at once; torch on the CPU, groups of heads; the results do not depend on it")
     _backend_argument(rep)
     rep.add_argument("--cluster", default=None,
-                     help="run each algorithm as a task on a Dask cluster: 'local' (two worker processes here) or a "
-                          "scheduler address tcp://host:8786; with --layers-per-block, one task per block of layers "
-                          "and pass over the rows; needs the [cluster] extra; resumable")
+                     help="run every pass over the rows as tasks by (window, block of --layers-per-block layers) on a "
+                          "Dask cluster: 'local' (two worker processes here) or a scheduler address tcp://host:8786; "
+                          "the driver makes no forward pass; needs the [cluster] extra; resumable; writes the task "
+                          "graph with its times to OUT/cluster-graph.json")
 
     _readings_parser(commands)
 
@@ -113,6 +114,13 @@ def parser() -> argparse.ArgumentParser:
     _backend_argument(bench)
 
     _checkpoint_parser(commands)
+
+    simulate = commands.add_parser("cluster-simulate",
+                                   help="replay measured cluster task graphs on 1..N simulated workers; project the 7B")
+    simulate.add_argument("--graph", action="append", required=True,
+                          help="a cluster-graph.json written by `reproduce --cluster` (repeat: more lengths to fit on)")
+    simulate.add_argument("--out", default=None, help="Markdown file to write (default: print only)")
+    simulate.add_argument("--workers", type=int, default=20, help="largest number of workers (default 20)")
 
     fig = commands.add_parser("figures", help="redraw the figures and report.md of a results.json")
     fig.add_argument("--results", required=True)
@@ -270,6 +278,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if arguments.command == "readings":
         return _readings(arguments)
+    if arguments.command == "cluster-simulate":
+        from empirical import simulate  # here: needs the [cluster] extra
+        try:
+            print(simulate.main(graphs=arguments.graph, out=arguments.out, workers=arguments.workers))
+        except ValueError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+        return 0
     if arguments.command == "checkpoint":
         return _checkpoint(arguments)
     # here, not at the top: `import empirical.__main__` stays free of matplotlib

@@ -367,13 +367,14 @@ class BlockTasks:
                                                    for window in range(windows)], axis=0) for key in keys})
 
     def _record(self, length, window, block, rows_seconds, forward_seconds) -> None:
+        layers = self.blocks[block][1] - self.blocks[block][0]
         with self._lock:
             forward = f"forward L{length} w{window} b{block}"
             if not any(task["name"] == forward for task in self._graph):
-                self._graph.append({"name": forward, "seconds": forward_seconds,
+                self._graph.append({"name": forward, "seconds": forward_seconds, "layers": layers,
                                     "after": [f"forward L{length} w{window} b{block - 1}"] if block else []})
             self._graph.append({"name": f"rows alg{self._local.algorithm} call{self._local.calls} L{length} w{window} "
-                                        f"b{block}", "seconds": rows_seconds, "after": [forward],
+                                        f"b{block}", "seconds": rows_seconds, "after": [forward], "layers": layers,
                                 "algorithm": self._local.algorithm, "call": self._local.calls})
 
     def graph(self) -> list[dict]:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import dataclasses
 import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -28,6 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import torch
 
+from empirical.heads.block import RowMap, Rows
 from empirical.heads.extraction import Heads
 from empirical.heads.tensor_rows import last_seen, map_tensor_rows, tensor_blocks
 from theorems.errors import InvalidArgument
@@ -52,36 +52,6 @@ def check_backend(backend, *, name: str = "backend") -> str:
     if backend not in BACKENDS:
         raise InvalidArgument(f"{name}={backend!r} must be one of {BACKENDS}")
     return backend
-
-
-@dataclasses.dataclass(frozen=True)
-class Rows:
-    """One block: every head of one layer of one window, query rows ``index``.
-
-    numpy arrays (backend ``numpy``) or float64 tensors on the heads' device (backend ``torch``; there ``L`` is the
-    keys some row of the block sees, a causal block's prefix of the window, and ``length`` the window's).
-    """
-
-    window: int
-    layer: int
-    index: np.ndarray        # [C] query positions (numpy in both backends)
-    alpha: np.ndarray        # [H, C, L] float64 softmax of the float64 logits
-    logits: np.ndarray       # [H, C, L] float64, 0 where masked
-    x: np.ndarray            # [H, 1, L, d] float64
-    mask: np.ndarray         # bool [C, L] True = key visible
-    counts: np.ndarray       # [C] visible keys per row
-    length: int = 0          # the window's keys
-    heads: slice = dataclasses.field(default_factory=lambda: slice(None))  # which heads: a group of them on a thread
-    seen: np.ndarray | None = None  # [C] numpy, per row, the keys up to its last visible one
-    layer_heads: int = 0     # the layer's heads (all of them, whatever ``heads`` holds)
-
-
-@dataclasses.dataclass(frozen=True)
-class RowMap:
-    """Results ``[B, layer, head, R, ...]`` for the query rows ``index`` (``R`` of them)."""
-
-    index: np.ndarray
-    values: dict[str, np.ndarray]
 
 
 def valid_rows(heads: Heads, *, min_keys: int = 1, max_keys: int | None = None, tokens: int | None = None) -> np.ndarray:

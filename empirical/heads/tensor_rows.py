@@ -21,6 +21,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import torch
 
+from empirical.heads.block import Rows
+
 IN_FLIGHT = 2
 """Blocks submitted ahead per group of heads (the next is built while the last runs)."""
 
@@ -42,9 +44,6 @@ class Block:
     def rows(self, heads: slice = slice(None)):
         """The block's :class:`empirical.heads.rows.Rows` for the heads ``heads``: float64 softmax of the float32 logits
         (as the numpy blocks compute it), logits 0 where masked, on the keys the block sees."""
-        # here, not at the top: rows.py imports this module
-        from empirical.heads.rows import Rows
-
         mask = self.visible[self.at, :self.keys]  # [C, L']
         logits = self.logits[heads][:, self.at, :self.keys].to(torch.float64)  # [h, C, L'], -inf where masked
         alpha = torch.softmax(logits, dim=-1)

@@ -1,13 +1,13 @@
 """``python -m empirical cluster-simulate``: how a run's (window, layer block) tasks spread over 1 to N workers.
 
 The tasks and their seconds come from runs of ``reproduce --cluster`` (``cluster-graph.json``: each task's measured
-duration and what it waited for, :meth:`empirical.cluster.BlockTasks.graph`). Dask's own scheduler then replays the
-graph on a local cluster of ``N`` simulated workers whose tasks sleep for their measured durations (scaled down by a
-common factor, so each replay lasts seconds): the makespan against ``N`` is the speedup the scheduler gets from
-the graph's shape (the pipeline over the layers, the passes, the algorithms side by side), without the transfers
-and the driver's aggregation (both small next to the tasks here; the replay's own overhead per task is measured and
-shown). A rows task also waits for its algorithm's previous pass (the driver aggregates a pass before it starts the
-next).
+duration and what it waited for, :meth:`empirical.cluster.BlockTasks.graph`). The makespan on ``N`` workers is list
+scheduling in virtual time (:func:`schedule`: a free worker takes the ready task submitted first, Dask's default
+priority), exact and free of the load of the machine that computes it; Dask's own scheduler replays the graph on a
+local cluster of simulated workers whose tasks sleep for their (scaled) durations for a few ``N`` beside it
+(:func:`replay`: the cross-check, with the scheduler's own overhead). Neither counts the transfers or the driver's
+aggregation (both small next to the tasks here). A rows task also waits for its algorithm's previous pass (the
+driver aggregates a pass before it starts the next).
 
 The projection to a larger model (the paper's grids on a 7B model) rebuilds the graph at that model's layers and
 lengths from per-task laws fitted to the measured tasks: a rows task's seconds per layer ``c·L^a`` per algorithm, a
@@ -88,6 +88,37 @@ def replay(tasks: list[Task], workers: int, *, scale: float) -> float:
         return (time.perf_counter() - began) / scale
 
 
+def schedule(tasks: list[Task], workers: int) -> float:
+    """The makespan of ``tasks`` on ``workers`` workers by list scheduling in virtual time: whenever a worker is free it
+    takes the ready task submitted first (Dask's default priority: the order the driver submits in), so the answer is
+    the graph's and the durations', exact and free of the replaying machine's load."""
+    import heapq
+
+    ordered = _ordered(tasks)
+    rank = {task.name: position for position, task in enumerate(ordered)}
+    waiting = {task.name: len(task.after) for task in ordered}
+    followers: dict = {}
+    for task in ordered:
+        for name in task.after:
+            followers.setdefault(name, []).append(task)
+    ready = [(rank[task.name], task) for task in ordered if not task.after]
+    heapq.heapify(ready)
+    running: list = []  # (finish time, rank, task)
+    now, free = 0.0, workers
+    while ready or running:
+        while free and ready:
+            _, task = heapq.heappop(ready)
+            heapq.heappush(running, (now + task.seconds, rank[task.name], task))
+            free -= 1
+        now, _, task = heapq.heappop(running)
+        free += 1
+        for follower in followers.get(task.name, ()):
+            waiting[follower.name] -= 1
+            if not waiting[follower.name]:
+                heapq.heappush(ready, (rank[follower.name], follower))
+    return now
+
+
 def _sleep(seconds: float, *_) -> None:
     time.sleep(seconds)
 
@@ -164,16 +195,17 @@ def projected_graph(laws: dict, *, layers: int, grids: dict, windows: int = 1) -
     return tasks
 
 
-def speedups(tasks: list[Task], workers) -> tuple[list[dict], dict]:
-    """``[{workers, seconds, speedup}]`` from :func:`replay`, and the replay's own overhead per task."""
+def speedups(tasks: list[Task], workers, *, replayed=(1, 2, 4)) -> tuple[list[dict], dict]:
+    """``[{workers, seconds, speedup, replayed}]``: the makespan by :func:`schedule` for every count of ``workers``, and
+    Dask's own scheduler replaying the graph (:func:`replay`, sleeping tasks) for the counts of ``replayed``, with its
+    overhead per task."""
     total = sum(task.seconds for task in tasks)
     scale = REPLAY_SECONDS / max(total, 1e-9)
-    rows = []
-    for count in workers:
-        seconds = replay(tasks, count, scale=scale)
-        rows.append({"workers": count, "seconds": seconds})
+    rows = [{"workers": count, "seconds": schedule(tasks, count)} for count in workers]
     for row in rows:
         row["speedup"] = rows[0]["seconds"] / row["seconds"]
+        if row["workers"] in replayed:
+            row["replayed"] = replay(tasks, row["workers"], scale=scale)
     idle = replay([Task(task.name, 0.0, task.after) for task in tasks], 1, scale=1.0)  # scheduling alone, unscaled
     return rows, {"tasks": len(tasks), "work_seconds": total, "scale": scale, "overhead_per_task": idle / len(tasks)}
 
@@ -187,14 +219,18 @@ def _duration(seconds: float) -> str:
 
 
 def table(rows: list[dict], facts: dict, title: str) -> str:
-    """A Markdown table of a replay."""
-    lines = [f"**{title}** ({facts['tasks']} tasks, {_duration(facts['work_seconds'])} of task time; replayed at "
-             f"{facts['scale']:.3g}x, Dask's scheduling {1e3 * facts['overhead_per_task']:.2f} ms per task)", "",
+    """A Markdown table of a graph's makespans against the workers."""
+    lines = [f"**{title}** ({facts['tasks']} tasks, {_duration(facts['work_seconds'])} of task time)", "",
              "| workers | " + " | ".join(str(row["workers"]) for row in rows) + " |",
              "|---|" + "---|" * len(rows),
              "| time | " + " | ".join(_duration(row["seconds"]) for row in rows) + " |",
-             "| speedup | " + " | ".join(f"{row['speedup']:.1f}×" for row in rows) + " |"]
-    return "\n".join(lines) + "\n"
+             "| speedup | " + " | ".join(f"{row['speedup']:.1f}×" for row in rows) + " |",
+             "| Dask's replay | " + " | ".join(_duration(row["replayed"]) if "replayed" in row else ""
+                                               for row in rows) + " |"]
+    return "\n".join(lines) + (f"\n\nDask's replay: the graph on a local cluster of that many single-thread workers, "
+                                f"each task sleeping {facts['scale']:.3g} times its seconds (its scheduling costs "
+                                f"{1e3 * facts['overhead_per_task']:.2f} ms per task here, and the replaying "
+                                "machine's load adds to it).\n")
 
 
 PAPER_7B = {"layers": 32, "lengths": (32, 64, 128, 256, 512, 1024, 2048, 4096)}

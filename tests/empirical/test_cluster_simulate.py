@@ -65,6 +65,15 @@ def test_a_replay_lasts_at_least_the_longest_chain_and_one_worker_the_whole_work
     assert len(by_name) == len(tasks)
 
 
+def test_list_scheduling_in_virtual_time_is_exact_on_small_graphs():
+    chain = [simulate.Task("a", 1.0), simulate.Task("b", 2.0, ("a",)), simulate.Task("c", 3.0, ("a",))]
+    assert simulate.schedule(chain, 1) == 6.0 and simulate.schedule(chain, 2) == 4.0  # b and c side by side after a
+    tasks = simulate.with_barriers(_graph())
+    total = sum(task.seconds for task in tasks)
+    assert simulate.schedule(tasks, 1) == pytest.approx(total)  # one worker: every task in turn, no idle time
+    assert simulate.schedule(tasks, 64) <= simulate.schedule(tasks, 2) <= simulate.schedule(tasks, 1)
+
+
 def test_the_command_refuses_a_file_that_is_no_task_graph(tmp_path, capsys):
     bad = tmp_path / "graph.json"
     bad.write_text(json.dumps({"results": 1}))

@@ -52,9 +52,6 @@ SWEEP_ENTRIES = 1 << 21
 """Entries of one chunk of columns of :class:`FarthestPrefix`'s table (16 MiB of float64)."""
 BRACKET_SLACK = 16 * torch.finfo(torch.float64).eps
 """Relative widening of :func:`largest_eigenvalue`'s bracket ``[m, 2m]``: more than the rounding of ``m``."""
-SCALE_FLOOR = 1e-140
-"""Row norms of the Jacobian are summed unscaled when the largest is above this (their squares cannot underflow),
-else from the rows divided by the largest, as the reference always does."""
 
 
 def _heads_x(x: torch.Tensor, keys: int) -> torch.Tensor:
@@ -391,9 +388,6 @@ def _reference_bounds(alpha, x, ns, *, centers, mask):
 
 # ----------------------------------------------------------------------------------------------
 # Algorithm 4: separability at every N of a grid
-
-
-SEPARABILITY_QUANTITIES = ("radius", "fraction", "lower", "upper_2M2", "upper_16M2")
 
 
 FAR = 1e300

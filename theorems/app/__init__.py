@@ -1,1 +1,0 @@
-"""Local shim (not for commit): the installed entry point names theorems.app.plugin, which main has."""

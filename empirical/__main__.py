@@ -19,6 +19,7 @@ from pathlib import Path
 from empirical import algorithms, bench
 from empirical.checkpoint import LIKE, write
 from empirical.heads.extraction import EMBEDDINGS
+from empirical.heads.rows import BACKENDS
 from empirical.heads.loading import (
     CAUSAL_MODEL, DEFAULT_MODEL, DTYPES, OFFLINE_MODEL, WEIGHTS, ModelUnavailableError, NoAttentionError,
     offline_requested)
@@ -86,12 +87,14 @@ def parser() -> argparse.ArgumentParser:
                      help="layers whose vectors are held at once (default: as many as fit 1 GiB); fewer bound the "
                           "memory, and each block costs one forward pass per pass over the layers")
     rep.add_argument("--workers", type=int, default=None,
-                     help="blocks of query rows evaluated at once on a pool of threads (default: the cores this "
-                          "process may use); the results do not depend on it")
+                     help="threads evaluating the query rows (default: the cores this process may use): numpy, blocks "
+                          "of rows at once; torch on the CPU, groups of heads; the results do not depend on it")
+    _backend_argument(rep)
     rep.add_argument("--cluster", default=None,
-                     help="run each algorithm as a task on a Dask cluster: 'local' (two worker processes here) or a "
-                          "scheduler address tcp://host:8786; with --layers-per-block, one task per block of layers "
-                          "and pass over the rows; needs the [cluster] extra; resumable")
+                     help="run every pass over the rows as tasks by (window, block of --layers-per-block layers) on a "
+                          "Dask cluster: 'local' (two worker processes here) or a scheduler address tcp://host:8786; "
+                          "the driver makes no forward pass; needs the [cluster] extra; resumable; writes the task "
+                          "graph with its times to OUT/cluster-graph.json")
 
     _readings_parser(commands)
 
@@ -106,16 +109,30 @@ def parser() -> argparse.ArgumentParser:
     bench.add_argument("--lengths", type=_ints, default=None, help="replace the grid's lengths, e.g. 128,256")
     _weights_arguments(bench)
     bench.add_argument("--workers", type=int, default=None,
-                       help="threads evaluating blocks of query rows in each algorithm's process (default: the "
-                            "cores this process may use)")
+                       help="threads evaluating the query rows in each algorithm's process (default: the cores this "
+                            "process may use)")
+    _backend_argument(bench)
 
     _checkpoint_parser(commands)
+
+    simulate = commands.add_parser("cluster-simulate",
+                                   help="replay measured cluster task graphs on 1..N simulated workers; project the 7B")
+    simulate.add_argument("--graph", action="append", required=True,
+                          help="a cluster-graph.json written by `reproduce --cluster` (repeat: more lengths to fit on)")
+    simulate.add_argument("--out", default=None, help="Markdown file to write (default: print only)")
+    simulate.add_argument("--workers", type=int, default=20, help="largest number of workers (default 20)")
 
     fig = commands.add_parser("figures", help="redraw the figures and report.md of a results.json")
     fig.add_argument("--results", required=True)
     fig.add_argument("--out", required=True)
     fig.add_argument("--prefix", default="")
     return main
+
+
+def _backend_argument(sub) -> None:
+    sub.add_argument("--backend", choices=BACKENDS, default="torch",
+                     help="where the quantities are computed, in float64: torch (default) on the device the forward "
+                          "pass ran on (--device), numpy on the CPU (the reference; the two agree to rounding)")
 
 
 def _weights_arguments(sub) -> None:
@@ -253,6 +270,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             print(bench.main(scale=arguments.scale, algorithms=arguments.algorithms, out=arguments.out,
                              device=arguments.device, workers=arguments.workers, model=arguments.model,
+                             backend=arguments.backend,
                              dtype=arguments.dtype, weights=arguments.weights, lengths=arguments.lengths))
         except (ValueError, ModelUnavailableError) as error:
             print(f"error: {error}", file=sys.stderr)
@@ -260,6 +278,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if arguments.command == "readings":
         return _readings(arguments)
+    if arguments.command == "cluster-simulate":
+        from empirical import simulate  # here: needs the [cluster] extra
+        try:
+            print(simulate.main(graphs=arguments.graph, out=arguments.out, workers=arguments.workers))
+        except ValueError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+        return 0
     if arguments.command == "checkpoint":
         return _checkpoint(arguments)
     # here, not at the top: `import empirical.__main__` stays free of matplotlib
@@ -274,7 +300,7 @@ def main(argv: list[str] | None = None) -> int:
                       embeddings=arguments.embeddings, offline=arguments.offline, tokenizer=arguments.tokenizer,
                       progress=not arguments.quiet, device=arguments.device, cluster=arguments.cluster,
                       layers_per_block=arguments.layers_per_block, workers=arguments.workers,
-                      dtype=arguments.dtype, weights=arguments.weights, which=arguments.algorithms, lengths=arguments.lengths,
+                      backend=arguments.backend, dtype=arguments.dtype, weights=arguments.weights, which=arguments.algorithms, lengths=arguments.lengths,
                       ns=arguments.ns, critical_lengths=arguments.critical_lengths,
                       critical_tokens=_all_or(arguments.critical_tokens), separability_ns=arguments.separability_ns,
                       distance_tokens=_all_or(arguments.distance_tokens),

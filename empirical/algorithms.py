@@ -32,12 +32,12 @@ import torch
 from scipy.stats import ks_2samp
 from tqdm.auto import tqdm
 
-from empirical import kernels
+from empirical import kernels, torch_kernels
 from empirical.checks import Check, merge, outside_assumption2, tally
 from empirical.corollary3 import sensitivity_checks, sensitivity_confirmer, statement_bounds
 from empirical.heads.extraction import Heads
-from empirical.heads.rows import Rows, count_blocks, valid_rows
-from empirical.kernels import distance_grid, separability_block, sensitivity_block
+from empirical.heads.rows import Rows, valid_rows
+from empirical.kernels import separability_block, sensitivity_block
 from empirical.setup import Setup
 from theorems.errors import InvalidArgument
 from theorems.maths.gradient_sensitivity import Sensitivity, fig4_claims
@@ -87,22 +87,25 @@ GRID_QUANTITIES = ("distance_sum", "distance_norm", "estimate")
 class _LayerTable:
     """The farthest-pair table of the current (window, layer), built once and shared by the blocks of that layer.
 
-    One of ``map_rows``' threads builds a layer's table while the others wait for it. A copy sent to another
-    process (a cluster worker's layer-block task) starts empty: a lock cannot be pickled, and the table is rebuilt
-    there from the worker's own rows.
+    One of ``map_rows``' threads builds a layer's table while the others wait for it (numpy); on the torch backend
+    each group of heads has its own (its thread sweeps it in block order). A copy sent to another process (a cluster
+    worker's task) starts empty: a lock cannot be pickled, and the table is rebuilt there from the worker's own rows.
     """
 
     def __init__(self) -> None:
         self._tables: dict = {}
         self._lock = threading.Lock()
 
-    def __call__(self, rows: Rows) -> dict:
-        key = (rows.window, rows.layer)
+    def __call__(self, rows: Rows):
+        key, group = (rows.window, rows.layer), (rows.heads.start, rows.heads.stop)  # one table per group of heads
         with self._lock:
-            if key not in self._tables:
-                self._tables.clear()
-                self._tables[key] = kernels.farthest_table(rows.x)  # [H, L, L] x 5
-            return self._tables[key]
+            if self._tables.get(group, (None,))[0] != key:
+                self._tables[group] = (key, self.build(rows))
+            return self._tables[group][1]
+
+    def build(self, rows: Rows):
+        return (torch_kernels.FarthestPrefix(rows.x[:, 0]) if torch.is_tensor(rows.x)
+                else kernels.farthest_table(rows.x))  # running top-2 / [H, L, L] x 5
 
     def __getstate__(self) -> dict:
         return {}
@@ -125,6 +128,8 @@ def _distance_rows(ns, quantities=DISTANCE_QUANTITIES):
 
     def function(rows: Rows) -> dict[str, np.ndarray]:
         # alpha [H, C, L], x [H, 1, L, d] (one set of embeddings per head, shared by its queries), mask [C, L]
+        if torch.is_tensor(rows.alpha):
+            return _distance_tensors(rows, ns, quantities, table)
         out = {}
         if grid_quantities:
             grid = kernels.distance_grid(rows.alpha, rows.x, ns, mask=rows.mask, norm="distance_norm" in quantities)
@@ -142,6 +147,24 @@ def _distance_rows(ns, quantities=DISTANCE_QUANTITIES):
                 out[f"bound_{center}@{n}"] = full
         return {f"{name}@{n}": out[f"{name}@{n}"] for n in ns for name in quantities}  # the order of results.json
     return function
+
+
+def _distance_tensors(rows: Rows, ns, quantities, table: _LayerTable) -> dict:
+    """:func:`_distance_rows`' function on the torch backend: every ``N`` at once, one selection order shared by the
+    grid and the bounds (``[H, C]`` tensors keyed ``name@N``, NaN where a row sees fewer than ``N`` keys)."""
+    selection = torch_kernels.select(rows.alpha, rows.x[:, 0], ns, mask=rows.mask)
+    grid_quantities = [name for name in quantities if name in GRID_QUANTITIES]
+    centers = [name.removeprefix("bound_") for name in quantities if name.startswith("bound_")]
+    out = {}
+    if grid_quantities:
+        grid = torch_kernels.distance_grid(rows.alpha, rows.x, ns, mask=rows.mask, norm="distance_norm" in quantities,
+                                           selection=selection)
+        out |= {f"{name}@{n}": grid[name][..., k] for name in grid_quantities for k, n in enumerate(ns)}
+    if centers:
+        bounds = torch_kernels.fixed_bounds(rows.alpha, rows.x, ns, centers=centers, mask=rows.mask, prefix=table(rows),
+                                            selection=selection)
+        out |= {f"bound_{center}@{n}": bounds[center][..., k] for center in centers for k, n in enumerate(ns)}
+    return {f"{name}@{n}": out[f"{name}@{n}"] for n in ns for name in quantities}  # the order of results.json
 
 
 CONFIRM_ENTRIES = 1 << 18
@@ -162,12 +185,12 @@ def _confirmer(heads: Heads, embeddings: str, n: int):
         if statement_id not in STATEMENTS.keys():
             return None
         w, layer, head, token = example["window"], example["layer"], example["head"], example["token"]
-        keys = heads.visible[w, token].numpy()
+        keys = heads.visible[w, token].cpu().numpy()
         if keys.sum() * n * heads.embedding_width(embeddings) > CONFIRM_ENTRIES:
             return None  # d_1 takes (L - N)·N·d mpmath differences
-        weights = torch.softmax(heads.layer_logits(layer)[w, head, token].double(), dim=-1)  # as in the blocks
+        weights = torch.softmax(heads.layer_logits(layer)[w, head, token].double().cpu(), dim=-1)  # as in the blocks
         instance = {"w": weights.numpy()[keys],
-                    "x": heads.layer_embeddings(layer, embeddings)[w, head].double().numpy()[keys], "n": n}
+                    "x": heads.layer_embeddings(layer, embeddings)[w, head].double().cpu().numpy()[keys], "n": n}
         return confirm_in_high_precision(STATEMENTS[statement_id], instance) is not None
     return confirm
 
@@ -177,11 +200,9 @@ def distance_point(setup: Setup, *, length: int, n: int, tokens: int | None = No
     """Per-head token means of ``d̃``, the bounds and the estimate at one ``(L, N)``, plus the checks."""
     heads = setup.heads(length)
     index = valid_rows(heads, min_keys=n, tokens=tokens)
-    width = 1  # the kernels' largest per-block arrays are [H, C, L] and [H, C, d]
-    with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, width=width, budget=setup.budget),
-                   description or f"distance L={length} N={n}") as bar:
-        mapped = setup.map_rows(heads, _distance_rows((n,), quantities), index=index, embeddings=setup.embeddings,
-                                width=width, budget=setup.budget, progress=bar)
+    blocking = setup.blocking(width=1, grid=1)  # numpy: the kernels' largest per-block arrays are [H, C, L], [H, C, d]
+    with setup.bar(setup.count_blocks(heads, index, **blocking), description or f"distance L={length} N={n}") as bar:
+        mapped = setup.map_rows(heads, _distance_rows((n,), quantities), index=index, progress=bar, **blocking)
     mapped.values.update({key.removesuffix(f"@{n}"): mapped.values.pop(key) for key in list(mapped.values)})
     per_head = {key: _token_means(value) for key, value in mapped.values.items()}  # each [layer·head]
     point = {"length": length, "n": n, "tokens": int(len(index)), "windows": setup.windows,
@@ -190,7 +211,7 @@ def distance_point(setup: Setup, *, length: int, n: int, tokens: int | None = No
     if checks:
         context = {"length": length, "n": n}
         confirm = _confirmer(heads, setup.embeddings, n)
-        counts = heads.visible.sum(-1).min(0).values.numpy()[index]  # [R] visible keys per row (causal edge rows)
+        counts = heads.visible.sum(-1).min(0).values.cpu().numpy()[index]  # [R] visible keys per row (causal edge rows)
         point["checks"] = [tally(check, mapped.values, mapped.index, context=context, confirm=confirm, counts=counts)
                            for check in THEOREM1_CHECKS]
     return point
@@ -219,12 +240,11 @@ def distance_points(setup: Setup, *, length: int, ns, description: str = "") -> 
     """
     heads = setup.heads(length)
     index = valid_rows(heads, min_keys=min(ns))
-    counts = heads.visible.sum(-1).min(0).values.numpy()[index]  # [R] fewest visible keys over windows
+    counts = heads.visible.sum(-1).min(0).values.cpu().numpy()[index]  # [R] fewest visible keys over windows
     function = _distance_rows(ns)  # every N from one sort per (head, query) and one d_1 table per layer
-    with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, width=1, budget=setup.budget),
-                   description or f"distance L={length}") as bar:
-        mapped = setup.map_rows(heads, function, index=index, embeddings=setup.embeddings, width=1, budget=setup.budget,
-                                progress=bar)
+    blocking = setup.blocking(width=1, grid=len(ns))
+    with setup.bar(setup.count_blocks(heads, index, **blocking), description or f"distance L={length}") as bar:
+        mapped = setup.map_rows(heads, function, index=index, progress=bar, **blocking)
     points = []
     for n in ns:
         rows_n = np.flatnonzero(counts >= n)
@@ -281,6 +301,14 @@ def critical_grid(length: int, *, steps_per_octave: int = CRITICAL_STEPS_PER_OCT
     return tuple(int(v) for v in values if v < length)
 
 
+def _grid_rows(grid):
+    """The row function of Algorithm 3: ``d̃`` and the estimate at every ``N`` of ``grid`` (``[H, C, G]`` each)."""
+    def function(rows: Rows) -> dict:
+        kernel = torch_kernels if torch.is_tensor(rows.alpha) else kernels
+        return kernel.distance_grid(rows.alpha, rows.x, grid, mask=rows.mask)
+    return function
+
+
 def ks_scan(ns, p_values, level: float) -> dict:
     """The first ``N`` of the grid that does not reject, the first after which none rejects, and the exceptions."""
     rejects = [p < level for p in p_values]
@@ -310,11 +338,9 @@ def critical_n(setup: Setup, *, lengths=PAPER_LENGTHS, levels=LEVELS, tokens: in
         grid = tuple(n for n in (ns or critical_grid(length)) if n < length)
         heads = setup.heads(length)
         index = valid_rows(heads, min_keys=1, tokens=tokens)
-        budget = setup.budget  # blocks of ~40 rows at L = 1024: each N's [H, C, L] passes stay in cache
-        with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, budget=budget),
-                       f"Alg. 3 L={length}") as bar:
-            mapped = setup.map_rows(heads, lambda rows: distance_grid(rows.alpha, rows.x, grid, mask=rows.mask),
-                                    index=index, embeddings=setup.embeddings, budget=budget, progress=bar)
+        blocking = setup.blocking(grid=len(grid))  # numpy: blocks of ~40 rows at L = 1024, each N's passes in cache
+        with setup.bar(setup.count_blocks(heads, index, **blocking), f"Alg. 3 L={length}") as bar:
+            mapped = setup.map_rows(heads, _grid_rows(grid), index=index, progress=bar, **blocking)
         d_all = _token_means(mapped.values["distance_sum"])  # [G, K]
         e_all = _token_means(mapped.values["estimate"])  # [G, K]
         evaluated = []
@@ -346,25 +372,45 @@ def critical_n(setup: Setup, *, lengths=PAPER_LENGTHS, levels=LEVELS, tokens: in
 def minimum_distances(heads: Heads, *, embeddings: str = "values") -> np.ndarray:
     """``δ [B, layer, head]``: the least pairwise distance between a head's unit-normalised embeddings."""
     batch, layers, n_heads, _ = heads.sizes
-    out = torch.empty((batch, layers, n_heads), dtype=torch.float64)
+    out = np.empty((batch, layers, n_heads))
     for layer in range(layers):  # one Gram matrix [H, L, L] per (layer, window): one layer's tables at a time
         x = heads.layer_embeddings(layer, embeddings).to(torch.float64)  # [B, H, L, d]
         x = x / x.norm(dim=-1, keepdim=True).clamp_min(torch.finfo(torch.float64).tiny)
         for window in range(batch):
-            gram = x[window] @ x[window].transpose(-1, -2)
-            squared = (2 - 2 * gram).clamp_min(0)  # ‖x̂_i − x̂_j‖² on the unit sphere
-            squared.diagonal(dim1=-2, dim2=-1).fill_(float("inf"))
-            out[window, layer] = squared.flatten(-2).min(-1).values.sqrt()
-    return out.numpy()
+            out[window, layer] = least_distances(x[window]).cpu().numpy()
+    return out
 
 
-def _separability_rows(ns, delta: np.ndarray):
-    """The row function of Algorithm 4: its quantities at each ``N`` of ``ns``, keyed ``name@N``; a row with
-    fewer than ``N + 1`` visible keys is NaN at that ``N``. ``delta [B, layer, head]``."""
+def least_distances(x: torch.Tensor) -> torch.Tensor:
+    """``δ [H]``: the least pairwise distance of each head's unit embeddings ``x [H, L, d]`` (one Gram matrix per head;
+    the same operations whichever heads or blocks hold them)."""
+    squared = (2 - 2 * (x @ x.transpose(-1, -2))).clamp_min(0)  # ‖x̂_i − x̂_j‖² on the unit sphere
+    squared.diagonal(dim1=-2, dim2=-1).fill_(float("inf"))
+    return squared.flatten(-2).min(-1).values.sqrt()
+
+
+class _LayerDelta(_LayerTable):
+    """``δ`` of the current (window, layer) and group of heads, from the block's own unit embeddings: computed in the
+    pass over the rows, so no pass needs every layer's embeddings beside it (a streamed model or a cluster's worker
+    holds one block of layers)."""
+
+    def build(self, rows: Rows):
+        x = rows.x[:, 0] if torch.is_tensor(rows.x) else torch.from_numpy(rows.x[:, 0])
+        return least_distances(x).cpu().numpy()  # [H] the block's group of heads
+
+
+def _separability_rows(ns):
+    """The row function of Algorithm 4: its quantities at each ``N`` of ``ns``, keyed ``name@N``, and ``delta`` (each
+    row's head's ``δ``, for the aggregation); a row with fewer than ``N + 1`` visible keys is NaN at that ``N``."""
+    delta = _LayerDelta()
+
     def function(rows: Rows) -> dict[str, np.ndarray]:
         # alpha [H, C, L], x [H, 1, L, d] (unit norm), mask [C, L]; delta per head [H, 1]
-        d = delta[rows.window, rows.layer][:, None]  # [H, 1]
+        d = delta(rows)[:, None]  # [H, 1] the block's group of heads
         outside = np.where(d > 0, 1.0, np.nan)  # δ = 0 (repeated embeddings): outside Assumption 2, no bound
+        if torch.is_tensor(rows.alpha):
+            out = _separability_tensors(rows, ns, d, outside)
+            return out | {"delta": torch.from_numpy(d).to(rows.alpha.device).expand(-1, rows.alpha.shape[1])}
         out = {}
         for n in ns:
             keep = np.flatnonzero(rows.counts >= n + 1)  # [C'] rows with a key outside the top N
@@ -376,7 +422,7 @@ def _separability_rows(ns, delta: np.ndarray):
                 full = np.full(rows.alpha.shape[:2], np.nan)  # [H, C]
                 full[:, keep] = value * outside if key in ("lower", "upper_2M2", "upper_16M2") else value
                 out[f"{key}@{n}"] = full
-        return out
+        return out | {"delta": np.broadcast_to(d, rows.alpha.shape[:2])}
     return function
 
 
@@ -384,46 +430,60 @@ SEPARABILITY_QUANTITIES = ("radius", "fraction", "lower", "upper_2M2", "upper_16
 """What :func:`empirical.kernels.separability_block` gives per row."""
 
 
-def _separability_values(setup: Setup, heads, ns, delta: np.ndarray, tokens: int | None):
-    """``(N, rows, values [B, layer, head, R_N])`` per ``N``: with every token (``tokens=None``) one pass over the
-    blocks serves every ``N`` (the blocks' float64 softmax and unit embeddings are built once); a subsample
-    of ``tokens`` rows depends on ``N``, so then one pass per ``N``."""
-    if not ns:
-        return
-    if tokens is None:
-        index = valid_rows(heads, min_keys=min(ns) + 1)
-        counts = heads.visible.sum(-1).min(0).values.numpy()[index]  # [R] fewest visible keys over windows
-        with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, budget=setup.budget),
-                       "Alg. 4 (separability, every N)") as bar:
-            mapped = setup.map_rows(heads, _separability_rows(ns, delta), index=index, embeddings=setup.embeddings,
-                                    budget=setup.budget, normalise=True, progress=bar)
+def _separability_tensors(rows: Rows, ns, d: np.ndarray, outside: np.ndarray) -> dict:
+    """:func:`_separability_rows`' function on the torch backend: every ``N`` of the grid at once."""
+    device = rows.alpha.device
+    quantities = torch_kernels.separability_block(rows.alpha, rows.x, ns, mask=rows.mask,
+                                                  delta=torch.from_numpy(np.where(d > 0, d, 1.0)).to(device))
+    gate = torch.from_numpy(outside).to(device)  # [H, 1]
+    return {f"{key}@{n}": quantities[key][..., k] * gate if key in ("lower", "upper_2M2", "upper_16M2")
+            else quantities[key][..., k] for k, n in enumerate(ns) for key in SEPARABILITY_QUANTITIES}
+
+
+def _separability_values(setup: Setup, heads, ns, tokens: int | None):
+    """``(δ [B, layer, head], [(N, rows, values [B, layer, head, R_N])])``: with every token (``tokens=None``) one pass
+    over the blocks serves every ``N`` (the blocks' float64 softmax and unit embeddings are built once); a subsample
+    of ``tokens`` rows depends on ``N``, so then one pass per ``N``. ``δ`` comes from the (first) pass."""
+    if tokens is None or not ns:
+        index = valid_rows(heads, min_keys=min(ns, default=0) + 1)
+        counts = heads.visible.sum(-1).min(0).values.cpu().numpy()[index]  # [R] fewest visible keys over windows
+        blocking = setup.blocking(grid=max(len(ns), 1))
+        with setup.bar(setup.count_blocks(heads, index, **blocking), "Alg. 4 (separability, every N)") as bar:
+            mapped = setup.map_rows(heads, _separability_rows(ns), index=index, normalise=True, progress=bar,
+                                    **blocking)
+        points = []
         for n in ns:
             rows_n = np.flatnonzero(counts >= n + 1)
-            yield n, index[rows_n], {key: mapped.values[f"{key}@{n}"][..., rows_n] for key in SEPARABILITY_QUANTITIES}
-        return
+            points.append((n, index[rows_n], {key: mapped.values[f"{key}@{n}"][..., rows_n]
+                                              for key in SEPARABILITY_QUANTITIES}))
+        return mapped.values["delta"][..., 0], points
+    points, delta = [], None
     for n in tqdm(ns, desc="Alg. 4 (separability)", disable=not setup.progress):
         index = valid_rows(heads, min_keys=n + 1, tokens=tokens)
-        with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, budget=setup.budget),
-                       f"Alg. 4 N={n}") as bar:
-            mapped = setup.map_rows(heads, _separability_rows((n,), delta), index=index, embeddings=setup.embeddings,
-                                    budget=setup.budget, normalise=True, progress=bar)
-        yield n, index, {key: mapped.values[f"{key}@{n}"] for key in SEPARABILITY_QUANTITIES}
+        blocking = setup.blocking(grid=1)
+        with setup.bar(setup.count_blocks(heads, index, **blocking), f"Alg. 4 N={n}") as bar:
+            mapped = setup.map_rows(heads, _separability_rows((n,)), index=index, normalise=True, progress=bar,
+                                    **blocking)
+        delta = mapped.values["delta"][..., 0] if delta is None else delta
+        points.append((n, index, {key: mapped.values[f"{key}@{n}"] for key in SEPARABILITY_QUANTITIES}))
+    return delta, points
 
 
 def separability(setup: Setup, *, length: int = 1024, ns=SEPARABILITY_NS, tokens: int | None = None) -> dict:
     """Algorithm 4: ``N_s/N`` per head and token against ``N``, with both Theorem 2 bounds.
 
     Embeddings on the unit sphere (``M = 1``); ``δ`` per head and window is the least pairwise
-    distance of its ``L`` embeddings; ``r = min_{j∉I_N} ‖s − α_j x_j‖`` per token. Rows whose ``r``
+    distance of its ``L`` embeddings (computed in the pass over the rows, from each block's embeddings);
+    ``r = min_{j∉I_N} ‖s − α_j x_j‖`` per token. Rows whose ``r``
     is not positive and finite (every valid key selected) are left out. Theorem 2 bounds an
     expectation over random embeddings: on one real head the bounds are a reference, not a claim,
     so the share of tokens inside ``[lower, upper]`` is reported, not counted as violations.
     """
     length = min(length, setup.loaded.max_length)
     heads = setup.heads(length)
-    delta = minimum_distances(heads, embeddings=setup.embeddings)  # [B, layer, H]
+    delta, passes = _separability_values(setup, heads, [n for n in ns if n < length], tokens)  # δ [B, layer, H]
     points = []
-    for n, index, values in _separability_values(setup, heads, [n for n in ns if n < length], delta, tokens):
+    for n, index, values in passes:
         per_head = {key: _token_means(value) for key, value in values.items()}
         present = np.isfinite(values["fraction"]) & np.isfinite(values["lower"])  # δ > 0 heads only
         inside = present & (values["fraction"] >= values["lower"]) & (values["fraction"] <= values["upper_2M2"])
@@ -448,10 +508,15 @@ def _sensitivity_rows(temperatures, epsilons, seed: int):
     e = np.asarray(epsilons, dtype=float)
 
     def function(rows: Rows) -> dict[str, np.ndarray]:
-        block_seed = seed + 7919 * rows.window + 104729 * rows.layer + int(rows.index[0])  # a new v per block
+        # v: one random direction per (window, layer, head, token), whatever the blocks (kernels.direction_normals)
+        normals = kernels.direction_normals(seed, window=rows.window, layer=rows.layer, index=rows.index, seen=rows.seen,
+                                            heads=rows.layer_heads, keep=rows.heads, length=rows.logits.shape[-1])
         # jacobian_* [H, C, n_T] and g [H, C, n_T, n_ε]: softmax_jacobian_norms and finite_difference_sensitivity
         # to float64 rounding (tests/empirical/test_sensitivity_kernel.py), one base softmax per T
-        return sensitivity_block(rows.logits, t, e, seed=block_seed, mask=rows.mask)
+        if torch.is_tensor(rows.logits):
+            return torch_kernels.sensitivity_block(rows.logits, t, e, v=torch_kernels.directions(normals, rows.mask),
+                                                   mask=rows.mask)
+        return sensitivity_block(rows.logits, t, e, v=kernels.unit_directions(normals, rows.mask), mask=rows.mask)
     return function
 
 
@@ -465,10 +530,10 @@ def sensitivity(setup: Setup, *, length: int = 1024, temperatures=TEMPERATURES, 
     length = min(length, setup.loaded.max_length)
     heads = setup.heads(length)
     index = valid_rows(heads, min_keys=1, tokens=tokens)
-    with setup.bar(count_blocks(heads, index, embeddings=setup.embeddings, width=len(temperatures),
-                                budget=setup.budget), f"Alg. 5 L={length}") as bar:
+    blocking = setup.blocking(width=len(temperatures), grid=len(temperatures))
+    with setup.bar(setup.count_blocks(heads, index, **blocking), f"Alg. 5 L={length}") as bar:
         mapped = setup.map_rows(heads, _sensitivity_rows(temperatures, epsilons, setup.seed), index=index,
-                                embeddings=setup.embeddings, width=len(temperatures), budget=setup.budget, progress=bar)
+                                progress=bar, **blocking)
     values = mapped.values
     g = _token_means(values["g"])  # [G, n_T, n_ε]
     spectral = _token_means(values["jacobian_spectral"])  # [G, n_T]

@@ -1,34 +1,30 @@
-"""``reproduce --cluster local|ADDRESS``: the algorithms as tasks on the workers of a Dask cluster.
+"""``reproduce --cluster local|ADDRESS``: the algorithms' work as tasks by (window, layer block) on a Dask cluster.
 
-Two kinds of task. Without ``--layers-per-block``, each algorithm is one task (the model, the text, the
-options and the algorithm's number); a worker
-loads the model once (:func:`_setup_for` keeps it between tasks) and returns the algorithm's
-JSON-ready results, which the driver merges into the same ``results.json`` as a single-process run:
-every algorithm is a deterministic function of the model, the text and its options (the random
-directions of Alg. 5 are seeded per block), so where it ran changes no number.
-
-With ``--layers-per-block k`` (:func:`run_blocks`), the driver runs the algorithms itself and every pass over
-the rows (each ``map_rows`` call: per length for Alg. 1 and 3, per ``N`` for a subsample of Alg. 4) becomes
-a pipeline of one task per block of ``k`` layers ``[a, b)``: the worker runs only those layers
-(:func:`empirical.heads.extraction.extract` with ``pipeline=True``), fed the hidden state the previous block's
-task handed on (a Dask dependency: block ``k + 1``'s task starts when block ``k``'s output exists, and only that
-``[B, L, d_model]`` tensor travels), and returns the raw ``[B, b - a, H, R, ...]`` arrays of
-:func:`empirical.heads.rows.map_rows` (its rows carry their global layer number, so Alg. 5's per-block seeds are
-the single process's) and its own output. A worker reads only its block's weights: a local safetensors model is
-streamed there a layer at a time (:mod:`empirical.heads.offload`; ``--weights auto``), so adding workers spreads
-the model instead of copying it. The driver concatenates the blocks along the layer axis into the arrays
-``map_rows`` returns and runs the unchanged aggregation, so ``results.json`` is the same by construction. The driver keeps a streamed view of the heads (one block at a time) for what is
-not per row: the visible keys, Alg. 4's ``δ`` (every layer's embeddings, block by block, on the driver)
-and the mpmath confirmers of a violating row.
+The driver runs the algorithms (their aggregation: token means, KS tests, tallies) and makes no forward pass of its
+own: every pass over the rows (each ``map_rows`` call) becomes, for each window and each block of ``k`` layers
+``[a, b)``, one **rows task** (:func:`_block_rows`: the row function on that block's heads, the raw
+``[1, b − a, H, R, ...]`` arrays of :func:`empirical.heads.rows.map_rows` back, each row under its global window and
+layer number) fed by one **forward task** (:func:`_block_forward`: only those layers run, fed the hidden state the
+previous block's forward task handed on; the block's heads stay on its worker). A forward task is shared by every
+pass at its length (Alg. 2, 4 and 5 at the longest length read the same heads), and block ``k + 1``'s forward task
+starts as soon as block ``k``'s ends, while block ``k``'s rows are still computed: a pipeline over the layers. The
+algorithms themselves run side by side (one driver thread each), so the workers hold tasks of several passes. What
+is not per row needs no forward pass on the driver: the visible keys are the model's mask (causal or full; every
+rows task checks it against the mask its forward pass recorded), Alg. 4's ``δ`` comes with its rows, and the mpmath
+confirmers of a violation read that layer from the workers' forward tasks (:class:`ClusterHeads`). A worker reads
+only its block's weights: a local safetensors model is streamed there a layer at a time
+(:mod:`empirical.heads.offload`; ``--weights auto``). The driver concatenates the blocks along the window and layer
+axes into exactly the arrays ``map_rows`` returns and runs the unchanged aggregation, so ``results.json`` is the same.
 
 - **Retries**: a task whose worker dies is rerun elsewhere (the scheduler's own rescheduling, and
-  ``retries`` for a task that raises).
-- **Resumable**: each finished task is written to ``OUT/cluster-tasks/alg<n>.json`` at once; a rerun with
-  the same model, text and options reads it back instead of recomputing, so a run interrupted after
-  three algorithms pays only for the last two. With layer blocks, each finished block is also saved
-  (``cluster-tasks/<digest>-alg<n>-call<c>-L<length>-layers<a>-<b>.npz``, the digest naming the spec, the
-  options, the call and its rows, with the block's output beside it as ``.pt``), so an algorithm interrupted
-  half-way recomputes only the blocks from its first missing one on, fed the saved output before it. The directory is removed once ``results.json`` is written.
+  ``retries`` for a task that raises); a lost forward task is recomputed from its inputs.
+- **Resumable**: each finished rows task is written at once to ``OUT/cluster-tasks/<digest>-alg<n>-call<c>-L<length>-
+  w<window>-layers<a>-<b>.npz`` (the digest names the spec, the options, the call and its rows) with the block's output
+  beside it (``.pt``), and each finished algorithm to ``alg<n>.json``; a rerun reads them back and computes only the
+  missing blocks, each window's chain restarting from the saved output before its first missing block. The folder
+  is removed once ``results.json`` is written.
+- **Task times**: each task reports its duration; :meth:`BlockTasks.graph` is the run's task graph with them
+  (what ``python -m empirical cluster-simulate`` replays on simulated workers).
 
 Why Dask and not Ray (measured on this machine, 2 cores under a load of ~10, 2026-11-23; see
 ``docs/benchmarks.md``): a local cluster of two workers starts in 13 s against Ray's 25 s, one GPT-2
@@ -36,7 +32,7 @@ layer's ``q, k, v`` and hidden state (28 MiB) make the round trip in 0.5 s again
 worker's task finishes 3 s later against 5 s, and ``distributed`` is a 25 MB pure-Python install
 against Ray's 240 MB.
 
->>> results, timings = run(cluster="local", spec=spec, options=options, out="out/minilm")  # doctest: +SKIP
+>>> results, timings = run(cluster="local", spec=spec, options=options, out="out/minilm", setup=setup)  # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -46,13 +42,17 @@ import hashlib
 import json
 import os
 import shutil
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
 
 from theorems.errors import InvalidArgument
 
+DISTRIBUTION = "attention-normalisation-limits"
+"""The project's distribution (``pyproject.toml``), for the install hint of the ``cluster`` extra."""
 RETRIES = 2
 """Extra attempts for a task that raises (a dead worker's task is rescheduled by the scheduler anyway)."""
 LOCAL_WORKERS = 2
@@ -85,8 +85,8 @@ def _client(cluster: str):
         # here, not at the top: an optional dependency (its ImportError is handled)
         from distributed import Client, LocalCluster
     except ImportError:
-        raise InvalidArgument("--cluster needs Dask's distributed scheduler: pip install 'limitations-attention[cluster]'"
-                         ) from None
+        raise InvalidArgument(f"--cluster needs Dask's distributed scheduler: pip install '{DISTRIBUTION}[cluster]'"
+                              ) from None
     if cluster == "local":
         local = LocalCluster(n_workers=LOCAL_WORKERS, threads_per_worker=1, processes=True, dashboard_address=None)
         return Client(local), local
@@ -109,9 +109,9 @@ def _setup_for(spec: dict):
         loaded = load_model(spec["model"], offline=spec["offline"], tokenizer=spec["tokenizer"],
                             dtype=spec.get("dtype", "float32"), weights=_worker_weights(spec))
         _WORKER_SETUPS[key] = Setup(loaded, text=spec["text"], windows=spec["windows"], embeddings=spec["embeddings"],
-                                    progress=False, device=spec["device"],
-                                    layers_per_block=spec.get("layers_per_block"),
-                                    workers=spec.get("workers") or spec.get("threads"))  # a local worker: its share
+                                    progress=False, device=spec["device"], layers_per_block=spec.get("layers_per_block"),
+                                    workers=spec.get("workers") or spec.get("threads"),  # a local worker: its share
+                                    backend=spec.get("backend", "torch"))
     return _WORKER_SETUPS[key]
 
 
@@ -129,46 +129,56 @@ def _worker_weights(spec: dict) -> str:
     return "disk" if folder.is_dir() and tensor_files(folder) is not None else "auto"
 
 
-def _task(number: int, spec: dict, options: dict) -> dict:
-    """Run algorithm ``number`` on a worker; JSON-ready results and the time it took."""
-    # here, not at the top: `import empirical.cluster` stays free of torch
-    from empirical.runner import jsonable, run_algorithms
-
-    results, timings = run_algorithms(_setup_for(spec), which=(number,), **options)
-    return {"results": jsonable(results), "timings": timings}
 
 
-def _block_forward(spec: dict, length: int, layers: tuple[int, int], entering=None):
-    """On a worker: the forward pass of block ``[a, b)`` of the pipeline over the layers, on the windows of ``length``.
+# ----------------------------------------------------------------------------------------------
+# On a worker
 
-    Only those layers run, fed ``entering`` (the previous block's output; ``None`` for the first block), so the
-    worker reads only their weights. Returns the block's :class:`Heads` (kept on the worker for
-    :func:`_block_rows`), its ``leaving`` packed for the next block's :func:`_block_forward`: the next block's forward
-    pass starts as soon as this one ends, while this block's rows are still being computed.
-    """
+
+def _block_forward(spec: dict, length: int, window: int, layers: tuple[int, int], entering=None) -> dict:
+    """The forward pass of block ``[a, b)`` on window ``window`` of ``length`` tokens, fed ``entering`` (the previous
+    block's packed output; ``None`` for the first block): only those layers run, so the worker reads only their
+    weights. The block's :class:`Heads` stay on the worker for :func:`_block_rows`; ``leaving`` (packed) is the next
+    block's input."""
     setup = _setup_for(spec)
-    start, stop = layers
-    heads = setup._extract(setup.token_ids(length), layers=range(start, stop), pipeline=True,
-                           entering=None if entering is None else _unpacked(entering))
-    return dataclasses.replace(heads, leaving=_packed(heads.leaving))
+    began = time.perf_counter()
+    ids = setup.token_ids(length)[window:window + 1]
+    heads = setup._extract(ids, layers=range(*layers), pipeline=True,
+                           entering=None if entering is None else _unpacked(entering["leaving"]))
+    return {"heads": dataclasses.replace(heads, leaving=None), "leaving": _packed(heads.leaving),
+            "seconds": time.perf_counter() - began}
 
 
-def _block_rows(spec: dict, heads, start: int, function, keywords: dict) -> dict:
-    """On a worker: ``map_rows``'s arrays ``[B, b - a, H, R, ...]`` of a block's heads (``function`` sees each block of
-    rows under its global layer number)."""
+def _leaving(forward: dict) -> dict:
+    """What a forward task hands on (a task of its own, so only it travels to the next block's worker)."""
+    return {"leaving": forward["leaving"], "seconds": forward["seconds"]}
+
+
+def _block_rows(spec: dict, forward: dict, window: int, start: int, function, keywords: dict, visible) -> dict:
+    """``map_rows``' arrays ``[1, b − a, H, R, ...]`` of one (window, layer block), each block of rows seen under its
+    global window and layer number (Alg. 4's ``δ`` cache, Alg. 5's directions), and the seconds it took."""
     # here, not at the top: `import empirical.cluster` stays free of torch
-    from empirical.heads.rows import map_rows
+    import torch
 
-    _setup_for(spec)  # the worker's thread settings
+    from theorems.errors import ExtractionMismatch
+
+    setup = _setup_for(spec)
+    heads = forward["heads"]
+    if not torch.equal(heads.visible[0].cpu(), visible):
+        raise ExtractionMismatch(f"window {window}: the model's mask is not the {'causal' if visible[-1, 0] == 0 else 'full'}"
+                                 " mask the driver assumed (padding, sliding windows?): not supported on a cluster")
+    began = time.perf_counter()
 
     def shifted(rows):
-        return function(dataclasses.replace(rows, layer=rows.layer + start))
-    return map_rows(heads, shifted, **keywords).values
+        return function(dataclasses.replace(rows, window=rows.window + window, layer=rows.layer + start))
+    values = setup.map_rows(heads, shifted, **keywords).values
+    return {"values": values, "seconds": time.perf_counter() - began}
 
 
-def _leaving(heads):
-    """The hidden state a block hands on (a task of its own, so only it travels to the next block's worker)."""
-    return heads.leaving
+def _layer_view(forward: dict, inside: int, kind: str) -> dict:
+    """One layer of a block's heads for the driver's mpmath confirmers: its logits ``[1, H, L, L]`` and embeddings."""
+    heads = forward["heads"]
+    return {"logits": heads.layer_logits(inside).cpu(), "embeddings": heads.layer_embeddings(inside, kind).cpu()}
 
 
 def _packed(tensor) -> tuple:
@@ -178,7 +188,7 @@ def _packed(tensor) -> tuple:
     import torch
 
     narrow = tensor.dtype in (torch.bfloat16, torch.float16)
-    return str(tensor.dtype).removeprefix("torch."), tensor.view(torch.int16) if narrow else tensor
+    return str(tensor.dtype).removeprefix("torch."), (tensor.view(torch.int16) if narrow else tensor).cpu()
 
 
 def _unpacked(packed: tuple):
@@ -190,63 +200,188 @@ def _unpacked(packed: tuple):
     return tensor.view(dtype) if tensor.dtype != dtype else tensor
 
 
-class LayerBlocks:
-    """``Setup.row_mapper`` on the driver: each ``map_rows`` call as one task per block of ``per_block`` layers.
+# ----------------------------------------------------------------------------------------------
+# On the driver
 
-    Same arguments and the same ``RowMap`` as :func:`empirical.heads.rows.map_rows`; each finished block is
-    saved under ``records`` and read back by a rerun whose spec, options, call and rows are the same.
+
+class ClusterHeads:
+    """The driver's view of the heads of one length: what the algorithms read outside the rows, with no forward pass.
+
+    ``sizes`` from the model's config; ``visible`` its mask (causal: row ``t`` sees keys ``0..t``; an encoder: every
+    key), which every rows task checks against the mask its forward pass recorded; one layer's logits or
+    embeddings (the mpmath confirmers of a violating row) read from the workers' forward tasks.
     """
 
-    def __init__(self, client, *, spec: dict, per_block: int, records: Path, identity, progress: bool = False):
-        self.client, self.spec, self.per_block, self.records = client, spec, per_block, Path(records)
-        self.identity, self.progress = identity, progress
-        self.algorithm, self.calls = None, 0
-        self.computed, self.reused = 0, 0  # blocks run on workers, blocks read back
+    def __init__(self, tasks: "BlockTasks", length: int):
+        # here, not at the top: `import empirical.cluster` stays free of torch
+        import torch
+
+        loaded = tasks.setup.loaded
+        self._tasks, self.length = tasks, length
+        self.sizes = (tasks.setup.windows, loaded.n_layers, loaded.n_heads, length)
+        square = torch.ones(length, length, dtype=torch.bool)
+        self.visible = (torch.tril(square) if loaded.causal else square).expand(tasks.setup.windows, -1, -1)
+        self.causal = bool(loaded.causal)
+        self.attention_error = 0.0
+        self._views: dict = {}
+
+    def embedding_width(self, kind: str = "values") -> int:
+        loaded = self._tasks.setup.loaded
+        if kind != "hidden":
+            return loaded.d_head
+        config = loaded.model.config
+        return int(getattr(config, "hidden_size", None) or getattr(config, "n_embd", 0) or loaded.n_heads * loaded.d_head)
+
+    def _view(self, layer: int, kind: str) -> dict:
+        # here, not at the top: `import empirical.cluster` stays free of torch
+        import torch
+
+        if (layer, kind) not in self._views:
+            parts = [self._tasks.layer_view(self.length, window, layer, kind) for window in range(self.sizes[0])]
+            self._views[(layer, kind)] = {name: torch.cat([part[name] for part in parts]) for name in parts[0]}
+        return self._views[(layer, kind)]
+
+    def layer_logits(self, layer: int):
+        return self._view(layer, "values")["logits"]
+
+    def layer_embeddings(self, layer: int, kind: str = "values"):
+        return self._view(layer, kind)["embeddings"]
+
+    def layer_alpha(self, layer: int):
+        # here, not at the top: `import empirical.cluster` stays free of torch
+        import torch
+
+        return torch.softmax(self.layer_logits(layer), dim=-1)
+
+
+class BlockTasks:
+    """``Setup.row_mapper`` and ``Setup.heads_source`` on the driver: each ``map_rows`` call as one rows task per
+    (window, block of ``per_block`` layers), fed by the forward tasks of its length (shared by the calls).
+
+    Same arguments and the same ``RowMap`` as :func:`empirical.heads.rows.map_rows`; each finished rows task is saved
+    under ``records`` and read back by a rerun whose spec, options, call and rows are the same. Safe to call from one
+    thread per algorithm (:meth:`start` numbers the calls per thread).
+    """
+
+    KEPT_LENGTHS = 3
+    """Lengths whose forward tasks are kept on the workers for the next calls (the algorithms run side by side)."""
+
+    def __init__(self, client, *, setup, spec: dict, per_block: int, records: Path, identity):
+        self.client, self.setup, self.spec, self.records, self.identity = client, setup, spec, Path(records), identity
+        layers = setup.loaded.n_layers
+        self.blocks = [(start, min(start + per_block, layers)) for start in range(0, layers, per_block)]
+        self.computed, self.reused, self.forwards = 0, 0, 0  # rows tasks run, rows tasks read back, forward tasks
+        self._lock, self._local = threading.RLock(), threading.local()
+        self._chains: dict = {}  # (length, window, block index) -> (forward future, leaving future)
+        self._heads: dict = {}
+        self._graph: list[dict] = []
+
+    # the heads the algorithms ask for, without a forward pass
+    def heads(self, length: int) -> ClusterHeads:
+        with self._lock:
+            if length not in self._heads:
+                self._heads[length] = ClusterHeads(self, length)
+            return self._heads[length]
 
     def start(self, algorithm: int) -> None:
-        """Number the calls from here per algorithm (a rerun skipping finished algorithms numbers them alike)."""
-        self.algorithm, self.calls = algorithm, 0
+        """Number the calls from here, in this thread, for ``algorithm`` (a rerun skipping finished algorithms numbers
+        them alike)."""
+        self._local.algorithm, self._local.calls = algorithm, 0
 
-    def _path(self, length: int, block: tuple[int, int], index: np.ndarray, keywords: dict) -> Path:
-        named = json.dumps({"identity": self.identity, "algorithm": self.algorithm, "call": self.calls,
-                            "length": length, "block": block, "keywords": sorted(keywords.items())}, default=str)
+    def _forward(self, length: int, window: int, block: int, entering=None):
+        """The forward and leaving futures of ``(length, window, block)``: chained on the previous block's (or on a
+        saved ``entering``), made once per length and kept for the other calls at that length."""
+        key = (length, window, block)
+        with self._lock:
+            if key not in self._chains:
+                if entering is None and block > 0:
+                    entering = self._forward(length, window, block - 1)[1]
+                stamp = f"forward-L{length}-w{window}-layers{self.blocks[block][0]}-{self.blocks[block][1]}-{time.time_ns()}"
+                forward = self.client.submit(_block_forward, self.spec, length, window, self.blocks[block], entering,
+                                             pure=False, retries=RETRIES, key=stamp)
+                leaving = self.client.submit(_leaving, forward, pure=False, key=f"{stamp}-leaving")
+                self._chains[key] = (forward, leaving)
+                self.forwards += 1
+                lengths = list(dict.fromkeys(k[0] for k in self._chains))
+                for old in lengths[:-self.KEPT_LENGTHS]:  # release the oldest lengths' heads on the workers
+                    for stale in [k for k in self._chains if k[0] == old]:
+                        del self._chains[stale]
+            return self._chains[key]
+
+    def layer_view(self, length: int, window: int, layer: int, kind: str) -> dict:
+        """One layer's logits and embeddings on one window, read from its forward task (recomputed if released)."""
+        block = next(k for k, (a, b) in enumerate(self.blocks) if a <= layer < b)
+        forward, _ = self._forward(length, window, block)
+        return self.client.submit(_layer_view, forward, layer - self.blocks[block][0], kind, pure=False).result()
+
+    def _path(self, length: int, window: int, block: tuple[int, int], index: np.ndarray, keywords: dict) -> Path:
+        named = json.dumps({"identity": self.identity, "algorithm": self._local.algorithm, "call": self._local.calls,
+                            "length": length, "window": window, "block": block, "keywords": sorted(keywords.items())},
+                           default=str)
         digest = hashlib.sha256(named.encode() + np.ascontiguousarray(index, dtype=np.int64).tobytes()).hexdigest()
-        return self.records / (f"{digest[:16]}-alg{self.algorithm}-call{self.calls}-L{length}-"
-                               f"layers{block[0]}-{block[1]}.npz")
+        return self.records / (f"{digest[:16]}-alg{self._local.algorithm}-call{self._local.calls}-L{length}-"
+                               f"w{window}-layers{block[0]}-{block[1]}.npz")
 
     def __call__(self, heads, function, *, index=None, progress=None, **keywords):
-        # here, not at the top: `import empirical.cluster` stays free of distributed
-        from distributed import as_completed
+        # here, not at the top: `import empirical.cluster` stays free of distributed and torch
+        from distributed import wait
 
         from empirical.heads.rows import RowMap, valid_rows
 
-        self.calls += 1
+        self._local.calls += 1
         index = valid_rows(heads) if index is None else np.asarray(index)
-        _, layers, _, length = heads.sizes
-        blocks = [(start, min(start + self.per_block, layers)) for start in range(0, layers, self.per_block)]
-        paths = {block: self._path(length, block, index, keywords) for block in blocks}
-        saved = [path.is_file() and path.with_suffix(".pt").is_file() for path in paths.values()]
-        first = saved.index(False) if False in saved else len(blocks)  # blocks before it are read back
-        parts = {block: dict(np.load(paths[block])) for block in blocks[:first]}
-        self.reused += len(parts)
-        entering = torch_load(paths[blocks[first - 1]].with_suffix(".pt")) if 0 < first < len(blocks) else None
-        futures, handed = {}, {}
-        for block in blocks[first:]:  # block k + 1's forward pass waits for block k's output only
-            stamp = f"alg{self.algorithm}-call{self.calls}-layers{block[0]}-{time.time_ns()}"
-            heads = self.client.submit(_block_forward, self.spec, length, block, entering, pure=False,
-                                       retries=RETRIES, key=f"{stamp}-forward")
-            entering = handed[block] = self.client.submit(_leaving, heads, pure=False, key=f"{stamp}-leaving")
-            futures[self.client.submit(_block_rows, self.spec, heads, block[0], function, {"index": index, **keywords},
-                                       pure=False, retries=RETRIES, key=f"{stamp}-rows")] = block
-        for future in as_completed(futures):
-            block = futures[future]
-            parts[block] = future.result()
+        windows, layers, _, length = heads.sizes
+        visible = heads.visible[0]
+        parts, futures, handed = {}, {}, {}
+        for window in range(windows):
+            paths = [self._path(length, window, block, index, keywords) for block in self.blocks]
+            saved = [path.is_file() and path.with_suffix(".pt").is_file() for path in paths]
+            first = saved.index(False) if False in saved else len(self.blocks)  # the blocks before it are read back
+            for k in range(first):
+                parts[(window, k)] = dict(np.load(paths[k]))
+            self.reused += first
+            entering = {"leaving": torch_load(paths[first - 1].with_suffix(".pt"))} if 0 < first < len(self.blocks) \
+                else None
+            for k in range(first, len(self.blocks)):
+                forward, leaving = self._forward(length, window, k, entering if k == first else None)
+                stamp = f"rows-alg{self._local.algorithm}-call{self._local.calls}-L{length}-w{window}-" \
+                        f"layers{self.blocks[k][0]}-{self.blocks[k][1]}-{time.time_ns()}"
+                futures[(window, k)] = self.client.submit(
+                    _block_rows, self.spec, forward, window, self.blocks[k][0], function, {"index": index, **keywords},
+                    visible, pure=False, retries=RETRIES, key=stamp)
+                handed[(window, k)] = (leaving, paths[k])
+        wait(list(futures.values()))
+        for (window, k), future in futures.items():
+            answer = future.result()
+            parts[(window, k)] = answer["values"]
+            leaving, path = handed[(window, k)]
+            handed_on = leaving.result()
             self.computed += 1
-            _save_block(paths[block], {"values": parts[block], "leaving": handed[block].result()})
+            _save_block(path, {"values": answer["values"], "leaving": handed_on["leaving"]})
+            self._record(length, window, k, answer["seconds"], handed_on["seconds"])
             if progress is not None:
-                progress.update(round(progress.total * (block[1] - block[0]) / layers))
-        keys = list(parts[blocks[0]])  # every block has the keys of the function's first result, in its order
-        return RowMap(index, {key: np.concatenate([parts[block][key] for block in blocks], axis=1) for key in keys})
+                progress.update(round(progress.total * (self.blocks[k][1] - self.blocks[k][0]) / (layers * windows)))
+        keys = list(parts[(0, 0)])  # every block has the keys of the function's first result, in its order
+        return RowMap(index, {key: np.concatenate([np.concatenate([parts[(window, k)][key]
+                                                                   for k in range(len(self.blocks))], axis=1)
+                                                   for window in range(windows)], axis=0) for key in keys})
+
+    def _record(self, length, window, block, rows_seconds, forward_seconds) -> None:
+        layers = self.blocks[block][1] - self.blocks[block][0]
+        with self._lock:
+            forward = f"forward L{length} w{window} b{block}"
+            if not any(task["name"] == forward for task in self._graph):
+                self._graph.append({"name": forward, "seconds": forward_seconds, "layers": layers,
+                                    "after": [f"forward L{length} w{window} b{block - 1}"] if block else []})
+            self._graph.append({"name": f"rows alg{self._local.algorithm} call{self._local.calls} L{length} w{window} "
+                                        f"b{block}", "seconds": rows_seconds, "after": [forward], "layers": layers,
+                                "algorithm": self._local.algorithm, "call": self._local.calls})
+
+    def graph(self) -> list[dict]:
+        """The tasks run so far, with their seconds and what each waited for (a rows task also waits for its
+        algorithm's previous call: the driver aggregates a call before it makes the next)."""
+        with self._lock:
+            return [dict(task) for task in self._graph]
 
 
 def torch_load(path: Path):
@@ -257,7 +392,7 @@ def torch_load(path: Path):
 
 
 def _save_block(path: Path, answer: dict) -> None:
-    """A block's arrays (``.npz``) and its output (``.pt``, the model's dtype), each whole or absent."""
+    """A block's arrays (``.npz``) and its output (``.pt``, packed), each whole or absent."""
     # here, not at the top: `import empirical.cluster` stays free of torch
     import torch
 
@@ -299,7 +434,7 @@ def _record(out: Path, number: int) -> Path:
 
 
 def _finished(out: Path, number: int, identity: dict) -> dict | None:
-    """The task's saved answer if it was computed for the same spec and options, else ``None``."""
+    """The algorithm's saved answer if it was computed for the same spec and options, else ``None``."""
     path = _record(out, number)
     if not path.is_file():
         return None
@@ -310,76 +445,64 @@ def _finished(out: Path, number: int, identity: dict) -> dict | None:
     return saved["answer"] if saved.get("identity") == identity else None
 
 
-def run_tasks(client, *, spec: dict, options: dict, out, progress: bool = False) -> tuple[dict, dict]:
-    """Every algorithm of ``options["which"]`` as a task on ``client``'s workers; ``(results, timings)``.
-
-    Finished tasks found under ``out`` (same spec and options) are reused; each new one is saved as it
-    finishes.
-    """
-    # here, not at the top: `import empirical.cluster` stays free of distributed
-    from distributed import as_completed
-
-    out = Path(out)
-    which, rest, identity = _identity(spec, options)
-    answers = {number: _finished(out, number, identity) for number in which}
-    todo = [number for number in which if answers[number] is None]
-    (out / TASKS).mkdir(parents=True, exist_ok=True)
-    futures = {client.submit(_task, number, spec, rest, pure=False, retries=RETRIES, key=f"alg{number}-{time.time_ns()}"):
-               number for number in todo}
-    for future in as_completed(futures):
-        number = futures[future]
-        answers[number] = future.result()
-        _save(out, number, identity, answers[number])
-        if progress:
-            print(f"Alg. {number} done on the cluster ({len([a for a in answers.values() if a])}/{len(which)})",
-                  flush=True)
-    return _merged(which, answers)
+def block_tasks(client, *, setup, spec: dict, options: dict, out) -> BlockTasks:
+    """The :class:`BlockTasks` of a run: blocks of ``spec["layers_per_block"]`` layers, or as many as one process holds
+    at the longest length (:meth:`empirical.setup.Setup.block_size`)."""
+    _, rest, identity = _identity(spec, options)
+    longest = max(setup.lengths(rest.get("lengths") or (setup.loaded.max_length,)))
+    per_block = spec.get("layers_per_block") or setup.block_size(1, longest)
+    return BlockTasks(client, setup=setup, spec=spec, per_block=per_block, records=Path(out) / TASKS, identity=identity)
 
 
 def run_blocks(client, *, setup, spec: dict, options: dict, out, progress: bool = False,
-               mapper: LayerBlocks | None = None) -> tuple[dict, dict]:
-    """The algorithms on the driver's ``setup``, each pass over the rows as layer-block tasks on ``client``.
-
-    ``spec["layers_per_block"]`` is the block. Finished algorithms (and blocks) saved under ``out`` for the
-    same spec and options are reused; ``mapper`` (default: a new :class:`LayerBlocks`) is what the tests
-    inspect.
-    """
+               tasks: BlockTasks | None = None) -> tuple[dict, dict]:
+    """The algorithms on the driver's ``setup`` (one thread each), every pass over the rows as (window, layer block)
+    tasks on ``client``'s workers. ``spec["layers_per_block"]`` is the block (default: as many layers as one process
+    holds, :meth:`empirical.setup.Setup.block_size`). Finished algorithms (and rows tasks) saved under ``out`` for the
+    same spec and options are reused; ``tasks`` (default: a new :class:`BlockTasks`) is what the tests inspect."""
     # here, not at the top: `import empirical.cluster` stays free of torch
     from empirical.runner import jsonable, run_algorithms
 
     out = Path(out)
     which, rest, identity = _identity(spec, options)
     (out / TASKS).mkdir(parents=True, exist_ok=True)
-    mapper = mapper or LayerBlocks(client, spec=spec, per_block=spec["layers_per_block"], records=out / TASKS,
-                                   identity=identity, progress=progress)
+    tasks = tasks or block_tasks(client, setup=setup, spec=spec, options=options, out=out)
     answers = {number: _finished(out, number, identity) for number in which}
-    setup.row_mapper = mapper
+
+    def one(number: int) -> None:
+        if answers[number] is None:
+            tasks.start(number)
+            results, timings = run_algorithms(setup, which=(number,), **rest)
+            answers[number] = {"results": jsonable(results), "timings": timings}
+            _save(out, number, identity, answers[number])
+        if progress:
+            print(f"Alg. {number} done on the cluster ({tasks.computed} rows tasks computed, {tasks.reused} read "
+                  f"back, {tasks.forwards} forward tasks)", flush=True)
+
+    setup.row_mapper, setup.heads_source = tasks, tasks.heads
     try:
-        for number in which:
-            if answers[number] is None:
-                mapper.start(number)
-                results, timings = run_algorithms(setup, which=(number,), **rest)
-                answers[number] = {"results": jsonable(results), "timings": timings}
-                _save(out, number, identity, answers[number])
-            if progress:
-                print(f"Alg. {number} done on the cluster (layer blocks: {mapper.computed} computed, "
-                      f"{mapper.reused} read back)", flush=True)
+        with ThreadPoolExecutor(max_workers=len(which), thread_name_prefix="algorithm") as pool:
+            for future in [pool.submit(one, number) for number in which]:
+                future.result()
     finally:
-        setup.row_mapper = None
+        setup.row_mapper, setup.heads_source = None, None
     return _merged(which, answers)
 
 
-def run(*, cluster: str, spec: dict, options: dict, out, progress: bool = False, setup=None) -> tuple[dict, dict]:
-    """Connect to (or start) the cluster, run :func:`run_tasks` (or :func:`run_blocks` when
-    ``spec["layers_per_block"]`` is set and the driver's ``setup`` is given), close what was started here."""
+def run(*, cluster: str, spec: dict, options: dict, out, setup, progress: bool = False) -> tuple[dict, dict]:
+    """Connect to (or start) the cluster, run :func:`run_blocks`, close what was started here; the run's task graph
+    with its measured seconds is written to ``OUT/cluster-graph.json``."""
     check_cluster(cluster)
     client, local = _client(cluster)
     try:
         if local is not None:
             spec = {**spec, "threads": max(1, (os.cpu_count() or 1) // LOCAL_WORKERS)}
-        if spec.get("layers_per_block") and setup is not None:
-            return run_blocks(client, setup=setup, spec=spec, options=options, out=out, progress=progress)
-        return run_tasks(client, spec=spec, options=options, out=out, progress=progress)
+        tasks = block_tasks(client, setup=setup, spec=spec, options=options, out=out)
+        answer = run_blocks(client, setup=setup, spec=spec, options=options, out=out, progress=progress, tasks=tasks)
+        (Path(out) / "cluster-graph.json").write_text(json.dumps({"workers": LOCAL_WORKERS if local else None,
+                                                                  "blocks": tasks.blocks, "tasks": tasks.graph()},
+                                                                 indent=1))
+        return answer
     finally:
         client.close()
         if local is not None:

@@ -32,7 +32,8 @@ import numpy as np
 from theorems.arithmetic.validation import check_logits, check_mask, check_scale
 from theorems.maths import distance as reference
 from theorems.maths.batches import top_n_mask
-from theorems.maths.gradient_sensitivity import _grid, _norms_at, random_directions
+from theorems.arithmetic.validation import check_seed
+from theorems.maths.gradient_sensitivity import DIRECTION_SALT, _grid, _norms_at, random_directions
 from theorems.maths.separability import xi_squared
 
 CACHE_ENTRIES = 1 << 20
@@ -304,14 +305,47 @@ def distance_grid(alpha, x, ns, *, mask=None, norm: bool = False) -> dict[str, n
 # Algorithm 5: the Jacobian norms and g(T, ε) from one softmax per temperature
 
 
-def sensitivity_block(logits, temperatures, epsilons, *, seed: int = 0, mask=None) -> dict[str, np.ndarray]:
+def direction_normals(seed: int, *, window: int, layer: int, index, seen, heads: int, keep=slice(None),
+                      length: int | None = None) -> np.ndarray:
+    """``[H, C, L]`` standard normals for the query rows ``index`` (token positions) of one window and layer: row
+    ``t``'s ``[heads, seen_t]`` from ``SeedSequence([seed, window, layer, t, DIRECTION_SALT])`` (``seen_t`` the keys
+    up to its last visible one), zero after; ``keep`` selects heads, ``length`` pads (default: ``max(seen)``). So
+    Algorithm 5's random direction of a (window, layer, head, token) depends on nothing else: not the blocks, the
+    backend, the groups of heads or the cluster's tasks.
+
+    >>> a = direction_normals(0, window=0, layer=1, index=[3, 4], seen=[4, 5], heads=2)
+    >>> bool(np.array_equal(a[:, 1], direction_normals(0, window=0, layer=1, index=[4], seen=[5], heads=2)[:, 0]))
+    True
+    """
+    check_seed(seed)
+    seen = np.asarray(seen)
+    rows = np.arange(heads)[keep]
+    out = np.zeros((len(rows), len(index), int(seen.max()) if length is None else length))
+    for row, (token, keys) in enumerate(zip(index, seen)):
+        sequence = np.random.SeedSequence([seed, int(window), int(layer), int(token), DIRECTION_SALT])
+        out[:, row, :keys] = np.random.default_rng(sequence).standard_normal((heads, int(keys)))[keep]
+    return out
+
+
+def unit_directions(normals: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """``normals [..., L]`` kept on the visible keys of ``mask`` and normalised there (``random_directions``' form).
+
+    >>> unit_directions(np.array([[3.0, 4.0, 1.0]]), np.array([[True, True, False]])).tolist()
+    [[0.6, 0.8, 0.0]]
+    """
+    v = np.where(mask, normals, 0.0)
+    norm = np.linalg.norm(v, axis=-1, keepdims=True)
+    return v / np.where(norm > 0, norm, 1.0)
+
+
+def sensitivity_block(logits, temperatures, epsilons, *, seed: int = 0, mask=None, v=None) -> dict[str, np.ndarray]:
     """Algorithm 5 on a block: ``softmax_jacobian_norms`` and ``finite_difference_sensitivity`` in one pass.
 
     ``logits [H, C, L]`` (finite; 0 where masked), ``mask [C, L]`` -> ``jacobian_{spectral, frobenius,
     row, entry} [H, C, n_T]`` and ``g [H, C, n_T, n_ε]``, the references' numbers to float64 rounding:
-    the same random directions ``v`` (drawn at the block's full shape from ``seed``), the base softmax
-    ``softmax(l/T)`` computed once per ``T`` and shared by the four norms and ``g``, and only the keys
-    some row of the block sees (a causal block of early rows reads a prefix of ``L``).
+    the same random directions ``v`` (drawn at the block's full shape from ``seed``, unless the unit directions
+    ``v [H, C, L]`` are given), the base softmax ``softmax(l/T)`` computed once per ``T`` and shared by the four
+    norms and ``g``, and only the keys some row of the block sees (a causal block of early rows reads a prefix of ``L``).
 
     >>> rng = np.random.default_rng(0)
     >>> l = rng.normal(size=(2, 3, 5)); m = np.tril(np.ones((3, 5), bool), 2)
@@ -324,7 +358,7 @@ def sensitivity_block(logits, temperatures, epsilons, *, seed: int = 0, mask=Non
     t_grid, e_grid = _grid(temperatures, name="temperatures"), _grid(epsilons, name="epsilons")
     check_scale(np.abs(array) + float(e_grid.max()), float(t_grid.min()))  # the moved logits l + εv, |v| <= 1
     valid = check_mask(mask, array.shape, of="the logits", every_row=True)  # [H, C, L]
-    v = random_directions(array.shape, seed=seed, mask=valid)  # the reference's v: drawn before any trimming
+    v = random_directions(array.shape, seed=seed, mask=valid) if v is None else np.asarray(v, dtype=float)  # untrimmed
     seen = valid.any(axis=tuple(range(valid.ndim - 1)))  # [L] keys some row sees
     if not seen.all():  # masked keys add exact zeros to every sum: leave them out
         array, v, valid = array[..., seen], v[..., seen], valid[..., seen]

@@ -27,7 +27,7 @@ from empirical.heads.device import resolve
 from empirical.heads.extraction import EMBEDDINGS
 from empirical.heads.loading import check_dtype, check_weights, load_model
 from empirical.heads.offload import is_streamed
-from empirical.heads.rows import check_workers
+from empirical.heads.rows import check_backend, check_workers
 from empirical.heads.stream import check_layers_per_block
 from empirical.heads.text import windows as text_windows
 from empirical.report import render
@@ -150,21 +150,25 @@ def check_before_loading(model, *, text, windows: int, offline, tokenizer, optio
 def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", offline: bool | None = None,
         tokenizer: str | None = None, progress: bool = True, device: str = "cpu", cluster: str | None = None,
         layers_per_block: int | None = None, workers: int | None = None, dtype: str = "float32",
-        weights: str = "auto", **options) -> dict:
+        weights: str = "auto", backend: str = "torch", **options) -> dict:
     """Load ``model``, run the algorithms on ``text``, write results.json, the figures and report.md.
 
     Every option is checked before the model loads, and the grids against the model before any forward pass.
-    ``cluster`` (``"local"`` or a Dask scheduler address) runs each algorithm as a task on its workers
-    (:mod:`empirical.cluster`), or, with ``layers_per_block``, each pass over the rows as one task per block of
-    layers: the same ``results.json``, resumable after an interruption.
+    ``cluster`` (``"local"`` or a Dask scheduler address) runs every pass over the rows as tasks by (window, block of
+    ``layers_per_block`` layers) on its workers, the driver making no forward pass (:mod:`empirical.cluster`): the
+    same ``results.json``, resumable after an interruption, and the task graph with its times in
+    ``cluster-graph.json``.
     ``layers_per_block`` bounds how many layers' vectors are held at once (:class:`empirical.setup.Setup`):
     the same numbers, one forward pass per block of layers and pass over them. ``workers`` blocks of rows run at
     once on a pool of threads (default: the cores available; on a cluster, each worker's own threads).
     ``dtype`` is the weights' precision (``float32``, ``bfloat16``, ``float16``; the heads are read back in float32)
     and ``weights`` where they live (``memory``; ``disk``: streamed a layer at a time; ``auto``: disk above 2 GiB).
+    ``backend`` is where the quantities are computed in float64: ``torch`` on ``device`` (the heads stay where the
+    forward pass left them), ``numpy`` on the CPU (the reference); ``results.json`` records it under ``settings``.
     """
     check_layers_per_block(layers_per_block, name="--layers-per-block")
     check_workers(workers, name="--workers")
+    check_backend(backend, name="--backend")
     check_dtype(dtype)
     check_weights(weights)
     check_options(text=text, out=out, windows=windows, embeddings=embeddings, **options)
@@ -182,7 +186,7 @@ def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", 
     check_memory(windows=windows, heads=loaded.n_layers * loaded.n_heads, longest=max(options["lengths"]))
     out.mkdir(parents=True, exist_ok=True)
     setup = Setup(loaded, text=text, windows=windows, embeddings=embeddings, progress=progress, device=device,
-                  layers_per_block=layers_per_block, workers=workers)
+                  layers_per_block=layers_per_block, workers=workers, backend=backend)
     began = time.perf_counter()
     finished: dict = {}
     try:
@@ -191,7 +195,8 @@ def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", 
         else:
             spec = {"model": model, "text": None if text is None else str(text), "windows": windows,
                     "embeddings": embeddings, "offline": offline, "tokenizer": tokenizer, "device": device,
-                    "layers_per_block": layers_per_block, "workers": workers, "dtype": dtype, "weights": weights}
+                    "layers_per_block": layers_per_block, "workers": workers, "dtype": dtype, "weights": weights,
+                    "backend": backend}
             results, timings = engine.run(cluster=cluster, spec=spec, options=options, out=out, progress=progress,
                                            setup=setup)
     except BaseException:
@@ -206,7 +211,7 @@ def run(*, model: str, text, out, windows: int = 1, embeddings: str = "values", 
                  "description": (f"`{Path(text).name}`, consecutive windows from its first chapter" if text
                                  else "random token ids")},
         "settings": {"windows": windows, "embeddings": embeddings, **{k: v for k, v in options.items()},
-                     **({} if dtype == "float32" else {"dtype": dtype})},
+                     **({} if dtype == "float32" else {"dtype": dtype}), "backend": backend},
         "versions": versions(), "timings": timings, "checks": checks,
         "seconds": time.perf_counter() - began,
     })

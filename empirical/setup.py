@@ -20,7 +20,7 @@ from tqdm.auto import tqdm
 from empirical.heads.device import place, resolve
 from empirical.heads.extraction import Heads, extract
 from empirical.heads.loading import LoadedModel
-from empirical.heads.rows import BUDGET, RowMap, check_workers, map_rows
+from empirical.heads.rows import BUDGET, TORCH_BUDGET, RowMap, check_backend, check_workers, count_blocks, map_rows
 from empirical.heads.stream import HeadStream, check_layers_per_block, layers_per_block
 from empirical.heads.text import windows
 from theorems.arithmetic.tensors import is_torch
@@ -41,19 +41,26 @@ class Setup:
     (:class:`empirical.heads.stream.HeadStream`, one forward pass per block of layers and pass).
     ``workers`` blocks of rows are evaluated at once on a pool of threads (default ``None``: the cores this
     process may use, :func:`empirical.heads.rows.default_workers`); the results do not depend on it.
+    ``backend`` is where the quantities run (:data:`empirical.heads.rows.BACKENDS`): ``torch`` (the default) keeps
+    the heads on ``device`` and computes there in float64, ``numpy`` brings them to the CPU (the reference path);
+    the two agree to the rounding of each quantity (``tests/empirical/test_backends.py``). ``budget`` (array entries
+    of a block's largest work array) defaults to the backend's (:data:`empirical.heads.rows.TORCH_BUDGET`,
+    :data:`empirical.heads.rows.BUDGET`).
     """
 
     loaded: LoadedModel
     text: Path | str | None = None
     windows: int = 1
     embeddings: str = "values"
-    budget: int = BUDGET
+    budget: int | None = None
     seed: int = 0
     progress: bool = True
     device: str = "cpu"
     layers_per_block: int | None = None
     workers: int | None = None
     row_mapper: object = None
+    heads_source: object = None
+    backend: str = "torch"
     _cache: dict = dataclasses.field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -62,6 +69,9 @@ class Setup:
         self.device = resolve(self.device)  # checked before any forward pass
         self.layers_per_block = check_layers_per_block(self.layers_per_block)
         self.workers = check_workers(self.workers)
+        self.backend = check_backend(self.backend)
+        if self.budget is None:
+            self.budget = TORCH_BUDGET if self.backend == "torch" else BUDGET
 
     def lengths(self, wanted) -> list[int]:
         """The lengths of ``wanted`` the model accepts (BERT-family encoders stop at 512)."""
@@ -85,6 +95,8 @@ class Setup:
         answer the per-layer questions the algorithms ask (``sizes``, ``visible``, ``layer_logits``,
         ``layer_embeddings``).
         """
+        if self.heads_source is not None:
+            return self.heads_source(length)
         if length not in self._cache:
             self._cache.clear()  # free the previous heads before the next forward pass
             ids = self.token_ids(length)
@@ -107,12 +119,16 @@ class Setup:
 
     def _extract(self, ids: torch.Tensor, **keywords) -> Heads:
         """The forward pass on ``self.device`` (``keywords`` of :func:`extract`: ``layers``, ``pipeline``,
-        ``entering``); the heads come back to the CPU, where the quantities run."""
+        ``entering``); the heads stay there with the torch backend and come to the CPU with numpy's (the same code
+        on every device: on the CPU both are no-ops)."""
         if self.device.type == "cpu":
-            return extract(self.loaded, ids, **keywords)
-        loaded = dataclasses.replace(self.loaded, model=place(self.loaded.model, self.device))
-        keywords = {key: place(value, self.device) if is_torch(value) else value for key, value in keywords.items()}
-        heads = extract(loaded, place(ids, self.device), **keywords)
+            heads = extract(self.loaded, ids, **keywords)
+        else:
+            loaded = dataclasses.replace(self.loaded, model=place(self.loaded.model, self.device))
+            keywords = {key: place(value, self.device) if is_torch(value) else value for key, value in keywords.items()}
+            heads = extract(loaded, place(ids, self.device), **keywords)
+        if self.backend == "torch":
+            return heads
         return dataclasses.replace(heads, **{field.name: getattr(heads, field.name).cpu()
                                              for field in dataclasses.fields(heads)
                                              if is_torch(getattr(heads, field.name))})
@@ -122,7 +138,18 @@ class Setup:
         cluster's layer blocks: each worker process uses its own threads)."""
         if self.row_mapper is not None:
             return self.row_mapper(heads, function, **keywords)
-        return map_rows(heads, function, workers=self.workers, **keywords)
+        return map_rows(heads, function, workers=self.workers, backend=self.backend, **keywords)
+
+    def blocking(self, *, width: int | None = None, grid: int = 1) -> dict:
+        """The block keywords of :meth:`map_rows` for a pass: numpy's ``width`` (its kernels' largest trailing size
+        per (query, key) pair; ``d`` at least) or, on the torch backend, ``grid`` (how many ``N`` or ``T`` its kernels
+        batch into one operation), with this setup's embeddings and budget."""
+        return {"embeddings": self.embeddings, "budget": self.budget,
+                "width": grid if self.backend == "torch" else width}
+
+    def count_blocks(self, heads, index, **blocking) -> int:
+        """How many blocks :meth:`map_rows` will evaluate with ``blocking`` (:meth:`blocking`): a progress bar's total."""
+        return count_blocks(heads, index, backend=self.backend, **blocking)
 
     def bar(self, total: int, description: str):
         return tqdm(total=total, desc=description, unit="block", leave=False, disable=not self.progress)

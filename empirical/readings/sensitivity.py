@@ -2,9 +2,9 @@
 
 ``g(T, ε) = ‖softmax((l + ε·w)/T) − softmax(l/T)‖₂ / ε`` per query row, with the direction ``w``:
 
-- ``perturb=logits``: ``w = v``, a random unit vector over the visible keys, drawn exactly as
-  :func:`theorems.maths.gradient_sensitivity.finite_difference_sensitivity` draws it (the same seed gives
-  the same ``g``: the baseline equals ``reproduce``'s Alg. 5);
+- ``perturb=logits``: ``w = v``, a random unit vector over the visible keys, drawn exactly as Algorithm 5 draws it
+  (:func:`empirical.kernels.direction_normals`: one per window, layer, head and token; the same seed gives the same
+  ``g``: the baseline equals ``reproduce``'s Alg. 5);
 - ``perturb=query``: the query vector moves by ``ε·u`` (``u`` a random unit vector of ``d_head``), so the
   logits move by ``ε·scale·K u`` (``scale`` the model's ``1/√d``, or 1 under ``logits=unscaled``).
 
@@ -20,7 +20,7 @@ import numpy as np
 
 from empirical.heads.extraction import Heads
 from theorems.errors import InvalidArgument
-from theorems.maths.gradient_sensitivity import random_directions
+from empirical.kernels import direction_normals, unit_directions
 
 
 def masked_softmax(z: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -50,7 +50,9 @@ def finite_difference(logits, direction, temperatures, epsilons, *, mask, size=N
 def sensitivity_rows(heads: Heads, temperatures, epsilons, *, perturb: str, eps: str, seed: int):
     """A block function for :func:`empirical.heads.rows.map_rows`: ``{"g": [H, C, n_T, n_ε]}``.
 
-    The seed of a block is ``reproduce``'s (window, layer and first row), so the baseline reproduces its ``g``.
+    The random directions of ``perturb="logits"`` are ``reproduce``'s (one per window, layer, head and token:
+    :func:`empirical.kernels.direction_normals`), so the baseline reproduces its ``g``; the query moves of
+    ``perturb="query"`` are drawn per block from the block's seed (window, layer and first row).
     """
     if perturb not in ("logits", "query") or eps not in ("absolute", "relative"):
         raise InvalidArgument(f"perturb={perturb!r} must be 'logits' or 'query', eps={eps!r} 'absolute' or 'relative'")
@@ -59,7 +61,9 @@ def sensitivity_rows(heads: Heads, temperatures, epsilons, *, perturb: str, eps:
         block_seed = seed + 7919 * rows.window + 104729 * rows.layer + int(rows.index[0])
         mask = np.broadcast_to(rows.mask, rows.logits.shape)  # [H, C, L]
         if perturb == "logits":
-            direction = random_directions(rows.logits.shape, seed=block_seed, mask=rows.mask)  # [H, C, L]
+            normals = direction_normals(seed, window=rows.window, layer=rows.layer, index=rows.index, seen=rows.seen,
+                                        heads=rows.layer_heads, keep=rows.heads, length=rows.logits.shape[-1])
+            direction = unit_directions(normals, rows.mask)  # [H, C, L]
         else:
             keys = heads.k[rows.window, rows.layer].double().numpy()  # [H, L, d]
             u = np.random.default_rng(block_seed).standard_normal((*rows.logits.shape[:2], keys.shape[-1]))

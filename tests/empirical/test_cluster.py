@@ -1,11 +1,7 @@
-"""`reproduce --cluster local`: two Dask workers give the single-process results.json; a killed worker's task reruns."""
+"""`reproduce --cluster local`: two Dask workers give the single-process results.json; finished algorithms are reused."""
 
 import json
 import math
-import os
-import signal
-import threading
-import time
 
 import pytest
 
@@ -72,37 +68,15 @@ def _spec(tiny_gpt2_dir):
             "tokenizer": None, "device": "cpu"}
 
 
-def test_a_worker_killed_mid_run_has_its_task_rerun_and_the_run_finishes(tiny_gpt2_dir, tmp_path, single):
+def test_a_rerun_reads_the_finished_algorithms_back_and_recomputes_the_others(tiny_gpt2_dir, tmp_path):
     from distributed import Client, LocalCluster
 
-    killed = []
-
-    def kill_a_busy_worker(client):
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline and not killed:
-            busy = [worker for worker, tasks in client.processing().items() if tasks]
-            if busy:
-                pids = client.run(os.getpid, workers=busy[:1])
-                os.kill(pids[busy[0]], signal.SIGKILL)
-                killed.append(busy[0])
-            time.sleep(0.05)
-
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as local, \
-            Client(local) as client:
-        killer = threading.Thread(target=kill_a_busy_worker, args=(client,), daemon=True)
-        killer.start()
-        results, _ = cluster.run_tasks(client, spec=_spec(tiny_gpt2_dir), options=OPTIONS, out=tmp_path)
-        killer.join(timeout=5)
-    assert killed, "no worker was killed: the test did not test anything"
-    for key, value in results.items():
-        _assert_same(runner.jsonable(value), single[key], (key,))
-
-
-def test_a_rerun_reads_the_finished_tasks_back_and_recomputes_the_others(tiny_gpt2_dir, tmp_path):
-    from distributed import Client, LocalCluster
+    from empirical.heads.loading import load_model
+    from empirical.setup import Setup
 
     options = dict(OPTIONS, which=(1, 5))
-    identity = json.loads(json.dumps(runner.jsonable({"spec": _spec(tiny_gpt2_dir),
+    spec = _spec(tiny_gpt2_dir)
+    identity = json.loads(json.dumps(runner.jsonable({"spec": spec,
                                                           "options": {k: v for k, v in options.items() if k != "which"}})))
     records = tmp_path / cluster.TASKS
     records.mkdir()
@@ -110,9 +84,10 @@ def test_a_rerun_reads_the_finished_tasks_back_and_recomputes_the_others(tiny_gp
     (records / "alg1.json").write_text(json.dumps({"identity": identity, "answer": marker}))
     stale = {"results": {"sensitivity": "stale"}, "timings": {}}
     (records / "alg5.json").write_text(json.dumps({"identity": {"other": "options"}, "answer": stale}))
+    setup = Setup(load_model(str(tiny_gpt2_dir), offline=True), text=None, progress=False)
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as local, \
             Client(local) as client:
-        results, _ = cluster.run_tasks(client, spec=_spec(tiny_gpt2_dir), options=options, out=tmp_path)
+        results, _ = cluster.run_blocks(client, setup=setup, spec=spec, options=options, out=tmp_path)
     assert results["distance_vs_length"] == "read back"  # not recomputed
     assert isinstance(results["sensitivity"], dict) and results["sensitivity"]["algorithm"] == 5  # the stale one was
     assert json.loads((records / "alg5.json").read_text())["identity"] == identity

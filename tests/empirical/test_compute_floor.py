@@ -80,6 +80,6 @@ def test_the_bench_table_adds_the_compute_floor_beside_the_memory_floor():
     assert "floor (forward + read) | ours / floor | compute floor" in header
     first = table.splitlines()[2]
     assert "| 20× |" in first  # 40 s against the memory floor's 2 s: still reported
-    assert "4.00 s (1.00 + 2.00 + 1.00 s; 2 threads) | 10× |" in first
-    assert table.splitlines()[3].endswith("| ? | ? |")  # an older record without the column
+    assert "4.00 s (1.00 + 2.00 + 1.00 s; 2 threads) | 10× | 10.0× |" in first  # the larger floor: the compute's 4 s
+    assert table.splitlines()[3].endswith("| ? | ? | ? |")  # an older record without the columns
     assert all(line.count("|") == header.count("|") for line in table.splitlines()[:5])

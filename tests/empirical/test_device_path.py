@@ -37,7 +37,7 @@ def test_the_torch_selection_equals_numpy_s_on_ties(monkeypatch):
     for k in (3, 40):  # a partial selection (topk) and a full sort
         numpy_order = torch_kernels.selection_order(alpha, valid, k)
         monkeypatch.setattr(torch_kernels, "SELECTION_ON_NUMPY", False)
-        assert torch.equal(torch_kernels.selection_order(alpha, valid, k), numpy_order)
+        assert torch.equal(torch_kernels.selection_order(alpha, valid, k), numpy_order)  # bitwise: indices of the same weights
         monkeypatch.undo()
 
 

@@ -47,7 +47,7 @@ def _tensors(block, keys: int):
 
 def _assert_within(got, expected, bound, name):
     got, expected, bound = (np.asarray(a, dtype=float) for a in (got, expected, bound))
-    assert np.array_equal(np.isnan(got), np.isnan(expected)), name
+    assert np.array_equal(np.isnan(got), np.isnan(expected)), name  # bitwise: NaN marks rows outside a statement
     finite = ~np.isnan(expected)
     gap = np.abs(got - expected)[finite]
     assert np.all(gap <= bound[finite]), (name, float(np.max(gap - bound[finite])))
@@ -138,4 +138,5 @@ def test_the_selection_order_breaks_ties_to_the_lower_index_as_the_reference():
         mask[:, 0] = True
         k = min(int(rng.integers(1, length + 1)), int(mask.sum(-1).min()))
         got = torch_kernels.selection_order(torch.from_numpy(alpha), torch.from_numpy(mask)[None], k)
+        # bitwise: indices chosen by comparing the same float64 weights, ties broken by index alike
         assert np.array_equal(got.numpy(), top_n_order(alpha, np.broadcast_to(mask, alpha.shape), k))

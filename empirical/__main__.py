@@ -11,25 +11,32 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib.util
 import math
 import sys
 from pathlib import Path
 
-from empirical import algorithms, bench
+from empirical import bench, grids
 from empirical.checkpoint import LIKE, write
 from empirical.heads.extraction import EMBEDDINGS
 from empirical.heads.rows import BACKENDS
 from empirical.heads.loading import (
-    CAUSAL_MODEL, DEFAULT_MODEL, DTYPES, OFFLINE_MODEL, WEIGHTS, ModelUnavailableError, NoAttentionError,
-    offline_requested)
+    CAUSAL_MODEL, DEFAULT_MODEL, DTYPES, OFFLINE_MODEL, WEIGHTS, ModelRequest, ModelUnavailableError,
+    NoAttentionError, offline_requested)
 from empirical.heads.text import WAR_AND_PEACE
 from empirical.readings.claims import CLAIMS
 from empirical.readings.grid import valid_names
 from empirical.readings.table import summary
 from empirical.report import missing_fields, render
+from empirical.spec import RunSpec, every_token_or
 from theorems.arithmetic.files import check_json_file, check_output_path
 from theorems.errors import InvalidArgument
+
+DEFAULTS = {field.name: field.default for kind in (RunSpec, ModelRequest) for field in dataclasses.fields(kind)
+            if field.default is not dataclasses.MISSING}
+"""The options' defaults, as :class:`empirical.spec.RunSpec` and :class:`empirical.heads.loading.ModelRequest` write
+them (the parsers show and pass the same values)."""
 
 
 def _ints(text: str) -> tuple[int, ...]:
@@ -65,22 +72,22 @@ def parser() -> argparse.ArgumentParser:
     rep.add_argument("--out", required=True, help="output directory")
     rep.add_argument("--tokenizer", default=None, help="tokenizer name or path, if the model has none")
     rep.add_argument("--offline", action="store_true", default=None, help="never contact a hub (also HF_HUB_OFFLINE=1)")
-    rep.add_argument("--windows", type=int, default=1, help="consecutive windows per length (default 1)")
-    rep.add_argument("--embeddings", choices=EMBEDDINGS, default="values", help="vectors used as x_i (default values)")
-    rep.add_argument("--algorithms", type=_ints, default=(1, 2, 3, 4, 5), help="subset, e.g. 1,2,5")
+    rep.add_argument("--windows", type=int, default=DEFAULTS["windows"], help="consecutive windows per length (default 1)")
+    rep.add_argument("--embeddings", choices=EMBEDDINGS, default=DEFAULTS["embeddings"], help="vectors used as x_i (default values)")
+    rep.add_argument("--algorithms", type=_ints, default=grids.ALGORITHMS, help="subset, e.g. 1,2,5")
     rep.add_argument("--lengths", type=_ints, default=None,
                      help="context lengths of Alg. 1, each at most the model's positions; the largest is Alg. 2, 4, "
                           "5's L (default: the paper's 32, 64, ..., 1024 that fit the model)")
-    rep.add_argument("--ns", type=_ints, default=algorithms.PAPER_NS, help="N grid of Alg. 2")
+    rep.add_argument("--ns", type=_ints, default=grids.PAPER_NS, help="N grid of Alg. 2")
     rep.add_argument("--critical-lengths", type=_ints, default=None, help="L grid of Alg. 3 (default: --lengths)")
     rep.add_argument("--critical-tokens", type=int, default=0, help="query tokens per head in Alg. 3 (0 = all)")
     rep.add_argument("--distance-tokens", type=int, default=0, help="query tokens per head in Alg. 1, 2 (0 = all)")
     rep.add_argument("--separability-tokens", type=int, default=0, help="query tokens per head in Alg. 4 (0 = all)")
     rep.add_argument("--sensitivity-tokens", type=int, default=0, help="query tokens per head in Alg. 5 (0 = all)")
-    rep.add_argument("--separability-ns", type=_ints, default=algorithms.SEPARABILITY_NS, help="N grid of Alg. 4")
-    rep.add_argument("--temperatures", type=_floats, default=algorithms.TEMPERATURES, help="T grid of Alg. 5")
-    rep.add_argument("--epsilons", type=_floats, default=algorithms.EPSILONS, help="epsilon values of Alg. 5")
-    rep.add_argument("--device", default="cpu", help="cpu (default) or cuda: where the forward pass runs")
+    rep.add_argument("--separability-ns", type=_ints, default=grids.SEPARABILITY_NS, help="N grid of Alg. 4")
+    rep.add_argument("--temperatures", type=_floats, default=grids.TEMPERATURES, help="T grid of Alg. 5")
+    rep.add_argument("--epsilons", type=_floats, default=grids.EPSILONS, help="epsilon values of Alg. 5")
+    rep.add_argument("--device", default=DEFAULTS["device"], help="cpu (default) or cuda: where the forward pass runs")
     _weights_arguments(rep)
     rep.add_argument("--quiet", action="store_true", help="no progress bars")
     rep.add_argument("--layers-per-block", type=int, default=None,
@@ -100,10 +107,10 @@ def parser() -> argparse.ArgumentParser:
 
     bench = commands.add_parser("bench", help="time each algorithm on GPT2Config() random weights")
     bench.add_argument("--scale", choices=("paper", "small"), default="paper", help="paper grids (default) or small")
-    bench.add_argument("--algorithms", type=_ints, default=(1, 2, 3, 4, 5))
+    bench.add_argument("--algorithms", type=_ints, default=grids.ALGORITHMS)
     bench.add_argument("--out", default="out/bench/benchmarks.md",
                        help="Markdown file to write, records beside it as .jsonl (default out/bench/benchmarks.md)")
-    bench.add_argument("--device", default="cpu", help="cpu (default) or cuda: where the forward pass runs")
+    bench.add_argument("--device", default=DEFAULTS["device"], help="cpu (default) or cuda: where the forward pass runs")
     bench.add_argument("--model", default=None,
                        help="a local model folder instead of the random GPT-2 (e.g. `python -m empirical checkpoint`'s)")
     bench.add_argument("--lengths", type=_ints, default=None, help="replace the grid's lengths, e.g. 128,256")
@@ -130,16 +137,16 @@ def parser() -> argparse.ArgumentParser:
 
 
 def _backend_argument(sub) -> None:
-    sub.add_argument("--backend", choices=BACKENDS, default="torch",
+    sub.add_argument("--backend", choices=BACKENDS, default=DEFAULTS["backend"],
                      help="where the quantities are computed, in float64: torch (default) on the device the forward "
                           "pass ran on (--device), numpy on the CPU (the reference; the two agree to rounding)")
 
 
 def _weights_arguments(sub) -> None:
-    sub.add_argument("--dtype", choices=tuple(DTYPES), default="float32",
+    sub.add_argument("--dtype", choices=tuple(DTYPES), default=DEFAULTS["dtype"],
                      help="precision of the weights and the forward pass (default float32: today's numbers); the heads "
                           "are read back in float32 and every quantity is computed in float64 as before")
-    sub.add_argument("--weights", choices=WEIGHTS, default="auto",
+    sub.add_argument("--weights", choices=WEIGHTS, default=DEFAULTS["weights"],
                      help="memory: load the whole model; disk: stream each layer's weights from the safetensors files "
                           "when the forward pass reaches it (peak: one layer); auto (default): disk for a local model "
                           "above 2 GiB at --dtype")
@@ -186,13 +193,13 @@ def _readings_parser(commands) -> None:
     sub.add_argument("--readings", type=_names, default=None,
                      help="comma-separated readings (default: each claim's grid); a reading joins changes with '+'; "
                           f"valid changes: {', '.join(valid_names())}")
-    sub.add_argument("--windows", type=int, default=1, help="consecutive windows per length (default 1)")
-    sub.add_argument("--lengths", type=_ints, default=algorithms.PAPER_LENGTHS,
+    sub.add_argument("--windows", type=int, default=DEFAULTS["windows"], help="consecutive windows per length (default 1)")
+    sub.add_argument("--lengths", type=_ints, default=grids.PAPER_LENGTHS,
                      help="L grid of Figs. 2a, 2c; the longest that fits is Figs. 2b, 3, 4's L")
     sub.add_argument("--tokens", type=int, default=0, help="query tokens per head, evenly spaced (0 = all)")
     sub.add_argument("--tokenizer", default=None, help="tokenizer name or path, if the model has none")
     sub.add_argument("--offline", action="store_true", default=None, help="never contact a hub")
-    sub.add_argument("--device", default="cpu", help="cpu (default) or cuda: where the forward pass runs")
+    sub.add_argument("--device", default=DEFAULTS["device"], help="cpu (default) or cuda: where the forward pass runs")
     sub.add_argument("--quiet", action="store_true", help="no progress lines")
 
 
@@ -208,18 +215,13 @@ def _readings(arguments) -> int:
         results = run(model=model, text=arguments.text, out=arguments.out, claims=arguments.claims,
                       readings=arguments.readings, windows=arguments.windows, offline=arguments.offline,
                       tokenizer=arguments.tokenizer, device=arguments.device, progress=not arguments.quiet,
-                      work=Work(lengths=arguments.lengths, tokens=_all_or(arguments.tokens)))
+                      work=Work(lengths=arguments.lengths, tokens=every_token_or(arguments.tokens)))
     except (ModelUnavailableError, NoAttentionError, FileNotFoundError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
     print(summary(results))
     print(f"wrote {arguments.out}/readings.json and readings.md")
     return 0
-
-
-def _all_or(tokens: int):
-    """``--*-tokens``: 0 means every token (``None``); a negative count reaches the checks and is refused there."""
-    return None if tokens == 0 else tokens
 
 
 def check_figures_options(*, results, out) -> dict:
@@ -268,10 +270,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if arguments.command == "bench":
         try:
-            print(bench.main(scale=arguments.scale, algorithms=arguments.algorithms, out=arguments.out,
-                             device=arguments.device, workers=arguments.workers, model=arguments.model,
-                             backend=arguments.backend,
-                             dtype=arguments.dtype, weights=arguments.weights, lengths=arguments.lengths))
+            print(bench.main(scale=arguments.scale, out=arguments.out, model=arguments.model, lengths=arguments.lengths,
+                             which=arguments.algorithms, device=arguments.device, workers=arguments.workers,
+                             backend=arguments.backend, dtype=arguments.dtype, weights=arguments.weights))
         except (ValueError, ModelUnavailableError) as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
@@ -289,24 +290,13 @@ def main(argv: list[str] | None = None) -> int:
     if arguments.command == "checkpoint":
         return _checkpoint(arguments)
     # here, not at the top: `import empirical.__main__` stays free of matplotlib
-    from empirical.reproduce import run
+    from empirical.reproduce import execute
     if arguments.text is None:
         print("error: --text is required (no ../shared/data/war-and-peace here)", file=sys.stderr)
         return 2
     try:
-        if arguments.model is None:
-            arguments.model = default_model(arguments.offline)
-        results = run(model=arguments.model, text=arguments.text, out=arguments.out, windows=arguments.windows,
-                      embeddings=arguments.embeddings, offline=arguments.offline, tokenizer=arguments.tokenizer,
-                      progress=not arguments.quiet, device=arguments.device, cluster=arguments.cluster,
-                      layers_per_block=arguments.layers_per_block, workers=arguments.workers,
-                      backend=arguments.backend, dtype=arguments.dtype, weights=arguments.weights, which=arguments.algorithms, lengths=arguments.lengths,
-                      ns=arguments.ns, critical_lengths=arguments.critical_lengths,
-                      critical_tokens=_all_or(arguments.critical_tokens), separability_ns=arguments.separability_ns,
-                      distance_tokens=_all_or(arguments.distance_tokens),
-                      separability_tokens=_all_or(arguments.separability_tokens),
-                      sensitivity_tokens=_all_or(arguments.sensitivity_tokens),
-                      temperatures=arguments.temperatures, epsilons=arguments.epsilons)
+        spec = RunSpec.from_args(arguments, model=arguments.model or default_model(arguments.offline))
+        results = execute(spec)
     except (ModelUnavailableError, NoAttentionError, FileNotFoundError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2

@@ -17,7 +17,7 @@ Every quantity comes from the theory modules (``theorems.maths.distance``, ``the
 Each returns a JSON-ready dict with the figure's data and, for the statements that apply to a
 single instance, the per-token checks (:mod:`empirical.checks`).
 
->>> setup = Setup(load_model("minilm"), text=WAR_AND_PEACE)      # doctest: +SKIP
+>>> setup = Setup.from_spec(RunSpec.from_options(model="minilm", text=WAR_AND_PEACE))   # doctest: +SKIP
 >>> distance_vs_n(setup, length=128, ns=(1, 5))["points"][0]["n"]  # doctest: +SKIP
 1
 """
@@ -35,6 +35,7 @@ from tqdm.auto import tqdm
 from empirical import kernels, torch_kernels
 from empirical.checks import Check, merge, outside_assumption2, tally
 from empirical.corollary3 import sensitivity_checks, sensitivity_confirmer, statement_bounds
+from empirical.grids import EPSILONS, PAPER_LENGTHS, PAPER_NS, SEPARABILITY_NS, TEMPERATURES
 from empirical.heads.extraction import Heads
 from empirical.heads.rows import Rows, valid_rows
 from empirical.kernels import separability_block, sensitivity_block
@@ -42,12 +43,7 @@ from empirical.setup import Setup
 from theorems.errors import InvalidArgument
 from theorems.maths.gradient_sensitivity import Sensitivity, fig4_claims
 
-PAPER_LENGTHS = (32, 64, 128, 256, 512, 1024)
-PAPER_NS = (1, 5, 10, 20, 100)
 LEVELS = (0.01, 0.05)
-SEPARABILITY_NS = (1, 2, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128)
-TEMPERATURES = tuple(np.logspace(-2, 1, 16).round(6).tolist())
-EPSILONS = (1e-3, 1e-1, 10.0)
 
 THEOREM1_CHECKS = tuple(
     Check(f"theorem1.fixed.{reading}.{center}", f"distance_{reading}", f"bound_{center}",

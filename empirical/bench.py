@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from empirical import compute_floor
-from theorems.app.arguments import check_subset
+from empirical.grids import EPSILONS, PAPER_LENGTHS, PAPER_NS, SEPARABILITY_NS, TEMPERATURES, Grids
 from theorems.errors import InvalidArgument, ModelRunFailed
 
 PAPER_TABLE1 = {1: 24 * 60, 2: 37 * 60, 3: 17 * 3600 + 4 * 60, 4: 7 * 60, 5: 60}
@@ -52,24 +52,25 @@ BYTES_PER_ENTRY = 4
 
 
 def grids(scale: str = "paper") -> dict:
-    """The options of :func:`empirical.runner.run_algorithms` for ``scale`` (``paper`` or ``small``).
+    """The grid keywords (:class:`empirical.grids.Grids`) of ``scale`` (``paper`` or ``small``).
 
     ``paper`` is exactly ``reproduce``'s defaults: the paper's grids, every token, every ``N`` of the grid.
+
+    >>> Grids(**grids("small")).lengths
+    (32, 64, 128)
     """
-    # here, not at the top: `import empirical.bench` stays free of torch
-    from empirical import algorithms
     every = dict(distance_tokens=None, critical_tokens=None, separability_tokens=None, sensitivity_tokens=None)
     if scale == "paper":
-        return dict(lengths=algorithms.PAPER_LENGTHS, ns=algorithms.PAPER_NS, separability_ns=algorithms.SEPARABILITY_NS,
-                    temperatures=algorithms.TEMPERATURES, **every)
+        return dict(lengths=PAPER_LENGTHS, ns=PAPER_NS, separability_ns=SEPARABILITY_NS, temperatures=TEMPERATURES,
+                    epsilons=EPSILONS, **every)
     if scale == "small":
         return dict(lengths=(32, 64, 128), ns=(1, 5, 10, 20, 100), separability_ns=(1, 2, 4, 8, 16, 32),
-                    temperatures=algorithms.TEMPERATURES, **every)
+                    temperatures=TEMPERATURES, epsilons=EPSILONS, **every)
     raise InvalidArgument(f"scale={scale!r} must be 'paper' or 'small'")
 
 
-def _lengths_of(number: int, options: dict, longest: int) -> list[int]:
-    return list(options["lengths"]) if number in (1, 3) else [longest]
+def _lengths_of(number: int, grids: Grids, longest: int) -> list[int]:
+    return list(grids.lengths) if number in (1, 3) else [longest]
 
 
 def _work(number: int, summary: dict, heads: int, windows: int) -> dict:
@@ -136,32 +137,30 @@ def _floor(setup, lengths: list[int]) -> dict:
             "read_seconds": read / bandwidth, "seconds": forward + read / bandwidth}
 
 
-def _child(model_dir: str, tokenizer: str | None, text: str | None, number: int, scale: str, device: str,
-           workers: int | None, queue, dtype: str = "float32", weights: str = "auto", lengths=None,
-           backend: str = "torch") -> None:
+def _child(spec, number: int, queue) -> None:
+    """Algorithm ``number`` of ``spec`` (a :class:`empirical.spec.RunSpec`) in this fresh process: its record, with
+    the floors measured here, onto ``queue``."""
     # here, not at the top: `import empirical.bench` stays free of torch
     import torch
 
-    from empirical.setup import Setup
-    from empirical.heads.loading import load_model
     from empirical.heads.offload import is_streamed
     from empirical.runner import run_algorithms
+    from empirical.setup import Setup
 
     torch.set_num_threads(os.cpu_count() or 1)
-    loaded = load_model(model_dir, offline=True, tokenizer=tokenizer, dtype=dtype, weights=weights)
-    setup = Setup(loaded, text=text, progress=False, device=device, workers=workers, backend=backend)
-    options = grids(scale) if lengths is None else {**grids(scale), "lengths": tuple(lengths)}
-    lengths = _lengths_of(number, options, max(setup.lengths(options["lengths"])))
+    setup = Setup.from_spec(spec)
+    loaded, grids = setup.loaded, spec.grids
+    lengths = _lengths_of(number, grids, max(setup.lengths(grids.lengths)))
     floor = _floor(setup, lengths)
     load = [os.getloadavg()[0]]  # the machine's load beside the time: a loaded machine's times say little
     began, cpu_began = time.perf_counter(), time.process_time()
-    results, _ = run_algorithms(setup, which=(number,), **options)
+    results, _ = run_algorithms(setup, grids.only(number))
     seconds, cpu_seconds = time.perf_counter() - began, time.process_time() - cpu_began  # CPU: every thread
     load.append(os.getloadavg()[0])
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2 ** 20  # kB -> GiB (Linux)
     summary = next(iter(results.values()))
     heads = loaded.n_layers * int(loaded.model.config.num_attention_heads)
-    counts = compute_floor.work(number, options, lengths=lengths, heads=heads, d=loaded.d_head, causal=loaded.causal,
+    counts = compute_floor.work(number, grids, lengths=lengths, heads=heads, d=loaded.d_head, causal=loaded.causal,
                                 windows=setup.windows)
     compute = compute_floor.floor(counts, compute_floor.rates(workers=setup.workers))  # after the run: its memory
     extra = {}
@@ -169,65 +168,49 @@ def _child(model_dir: str, tokenizer: str | None, text: str | None, number: int,
         extra = {str(p["length"]): {"critical_n": p["critical_n"], "stable_n": p["stable_n"],
                                     "p_value_falls_at": p["non_monotone"]["p_value_falls_at"]}
                  for p in summary["points"]}
-    queue.put({"algorithm": number, "seconds": seconds, "tokens": setup.windows * sum(lengths), "backend": backend,
-               "model": loaded.describe(), "dtype": dtype, "streamed": is_streamed(loaded.model), "cpu_seconds": cpu_seconds, "peak_gib": peak, "floor": floor,
-               "compute_floor": compute, "workers": setup.workers, "load": load,
-               "work": _work(number, summary, heads, setup.windows), "extra": extra})
+    queue.put({"algorithm": number, "seconds": seconds, "tokens": setup.windows * sum(lengths), "backend": spec.backend,
+               "model": loaded.describe(), "dtype": spec.model.dtype, "streamed": is_streamed(loaded.model),
+               "cpu_seconds": cpu_seconds, "peak_gib": peak, "floor": floor, "compute_floor": compute,
+               "workers": setup.workers, "load": load, "work": _work(number, summary, heads, setup.windows),
+               "extra": extra})
 
 
-def run(*, scale: str = "paper", algorithms=(1, 2, 3, 4, 5), text=None, tokenizer=None, device: str = "cpu",
-        log=None, workers: int | None = None, model: str | None = None, dtype: str = "float32",
-        weights: str = "auto", lengths=None, backend: str = "torch") -> list[dict]:
-    """Time each algorithm in a fresh process; returns one record per algorithm (each also printed as JSON).
+def run(*, spec, scale: str = "paper", log=None, random_weights: bool = False) -> list[dict]:
+    """Time each algorithm of ``spec`` (a :class:`empirical.spec.RunSpec`) in a fresh process; returns one record per
+    algorithm (each also printed as JSON).
 
-    ``log`` (a path) receives each record as one JSON line as soon as it is measured. ``model`` (a local folder,
-    e.g. ``python -m empirical checkpoint``'s) replaces the random GPT-2, loaded in ``dtype`` with ``weights``;
-    ``lengths`` replaces the grid's lengths (Alg. 2, 4 and 5 run at the longest).
+    ``random_weights`` first writes the GPT-2 124M architecture with random weights (``GPT2Config()``) into the
+    folder ``spec.model`` names; ``log`` (a path) receives each record as one JSON line as soon as it is measured.
     """
     # here, not at the top: `import empirical.bench` stays free of torch
     import torch
     from transformers import GPT2Config, GPT2Model
 
-    from empirical.heads.device import resolve
-    from empirical.heads.rows import check_workers
-    from empirical.heads.text import GPT2_TOKENIZER, WAR_AND_PEACE
-
-    resolve(device)  # a clear error before the model is built
-    grids(scale)
-    workers = check_workers(workers, name="--workers")  # resolved here: every algorithm's process gets the same
-    if text is None and WAR_AND_PEACE.is_file() and GPT2_TOKENIZER.is_dir():
-        text, tokenizer = str(WAR_AND_PEACE), str(GPT2_TOKENIZER)
+    if random_weights:
+        torch.manual_seed(0)
+        GPT2Model(GPT2Config()).save_pretrained(spec.model.name)  # GPT-2 124M architecture, random weights
     context = multiprocessing.get_context("spawn")
     records = []
-    with tempfile.TemporaryDirectory() as model_dir:
-        if model is None:
-            torch.manual_seed(0)
-            GPT2Model(GPT2Config()).save_pretrained(model_dir)  # GPT-2 124M architecture, random weights
-        else:
-            model_dir = model  # its own tokenizer where it has one, else the GPT-2 one the text is read with
-            if any((Path(model) / name).is_file() for name in ("tokenizer.json", "tokenizer_config.json")):
-                tokenizer = None
-        for number in algorithms:
-            queue = context.Queue()
-            process = context.Process(target=_child, args=(model_dir, tokenizer, text, number, scale, device, workers,
-                                                           queue, dtype, weights, lengths, backend))
-            process.start()
-            record = None
-            while record is None:
-                try:
-                    record = queue.get(timeout=5)
-                except Exception:  # queue.Empty: is the child still alive?
-                    if not process.is_alive():
-                        raise ModelRunFailed(f"the benchmark of Alg. {number} died (exit code {process.exitcode})") from None
-            process.join()
-            record.update(name=NAMES[number], paper_seconds=PAPER_TABLE1[number], before_seconds=BEFORE[number],
-                          text="War and Peace (GPT-2 tokenizer)" if text else "random token ids", device=device,
-                          date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
-            records.append(record)
-            print(json.dumps(record), flush=True)
-            if log is not None:
-                with open(log, "a") as handle:
-                    handle.write(json.dumps(record) + "\n")
+    for number in spec.grids.which:
+        queue = context.Queue()
+        process = context.Process(target=_child, args=(spec, number, queue))
+        process.start()
+        record = None
+        while record is None:
+            try:
+                record = queue.get(timeout=5)
+            except Exception:  # queue.Empty: is the child still alive?
+                if not process.is_alive():
+                    raise ModelRunFailed(f"the benchmark of Alg. {number} died (exit code {process.exitcode})") from None
+        process.join()
+        record.update(name=NAMES[number], paper_seconds=PAPER_TABLE1[number], before_seconds=BEFORE[number],
+                      text="War and Peace (GPT-2 tokenizer)" if spec.text else "random token ids", device=spec.device,
+                      date=time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))
+        records.append(record)
+        print(json.dumps(record), flush=True)
+        if log is not None:
+            with open(log, "a") as handle:
+                handle.write(json.dumps(record) + "\n")
     return records
 
 
@@ -333,37 +316,44 @@ process. See `docs/benchmarks.md` for what the columns mean.
 """
 
 
-def main(*, scale: str, algorithms, out, device: str = "cpu", workers: int | None = None, model: str | None = None,
-         dtype: str = "float32", weights: str = "auto", lengths=None, backend: str = "torch") -> str:
-    """Check ``out``, run, write the Markdown table to ``out`` and the records to ``out`` with ``.jsonl``."""
-    # here, not at the top: `import empirical.bench` stays free of torch
-    from empirical.heads.device import resolve
-    from empirical.heads.loading import check_dtype, check_weights, resolve as resolve_model
-    from empirical.heads.rows import check_backend, check_workers
+def main(*, scale: str = "paper", out, model: str | None = None, lengths=None, **options) -> str:
+    """Check every option, run, write the Markdown table to ``out`` and the records to ``out`` with ``.jsonl``.
 
-    check_subset(algorithms, (1, 2, 3, 4, 5), name="--algorithms")
-    check_backend(backend, name="--backend")
-    check_dtype(dtype)
-    check_weights(weights)
+    ``model`` (a local folder, e.g. ``python -m empirical checkpoint``'s) replaces the random GPT-2; ``lengths``
+    replaces the scale's lengths (Alg. 2, 4 and 5 run at the longest); ``options`` are the other keywords of
+    :meth:`empirical.spec.RunSpec.from_options` (``which``, ``device``, ``workers``, ``dtype``, ``weights``,
+    ``backend``). The text is *War and Peace* through the GPT-2 tokenizer when ``../shared`` is there (a model folder
+    with its own tokenizer reads it with that), random token ids otherwise.
+    """
+    # here, not at the top: `import empirical.bench` stays free of torch
+    from empirical.heads.loading import resolve as resolve_model
+    from empirical.heads.text import GPT2_TOKENIZER, WAR_AND_PEACE
+    from empirical.spec import RunSpec
+
+    scaled = grids(scale) if lengths is None else {**grids(scale), "lengths": lengths}
     if model is not None:
         model = resolve_model(model)
         if not Path(model).is_dir():
             raise InvalidArgument(f"--model={model!r} must be a local model folder (config.json and weights), e.g. "
                                   "one written by `python -m empirical checkpoint`")
-    resolve(device)  # a clear error before anything is written or computed
-    check_workers(workers, name="--workers")
-    out = check_output(out)
-    log = out.with_suffix(".jsonl")
-    check_output(log)
-    log.write_text("")
-    records = run(scale=scale, algorithms=algorithms, device=device, log=log, workers=workers, model=model,
-                  dtype=dtype, weights=weights, lengths=lengths, backend=backend)
+    text, tokenizer = (str(WAR_AND_PEACE), str(GPT2_TOKENIZER)) if WAR_AND_PEACE.is_file() and GPT2_TOKENIZER.is_dir() \
+        else (None, None)
+    if model is not None and any((Path(model) / name).is_file() for name in ("tokenizer.json", "tokenizer_config.json")):
+        tokenizer = None  # its own tokenizer
+    with tempfile.TemporaryDirectory() as scratch:  # the random GPT-2's folder, written only once all is checked
+        spec = RunSpec.from_options(model=model or scratch, offline=True, tokenizer=tokenizer, text=text,
+                                    progress=False, **scaled, **options)
+        out = check_output(out)
+        log = out.with_suffix(".jsonl")
+        check_output(log)
+        log.write_text("")
+        records = run(spec=spec, scale=scale, log=log, random_weights=model is None)
     header = HEADER if model is None else MODEL_HEADER
-    text = header.format(scale=scale, model=model, dtype=dtype) + markdown(records, scale=scale)
+    report = header.format(scale=scale, model=model, dtype=spec.model.dtype) + markdown(records, scale=scale)
     if model is not None:
-        text += forward_table(records)
-    out.write_text(text)
-    return text
+        report += forward_table(records)
+    out.write_text(report)
+    return report
 
 
 MODEL_HEADER = """# Benchmark run: Algorithms 1-5 on `{model}` ({scale} grid, {dtype} weights)
@@ -419,9 +409,9 @@ def scaling(*, lengths=SCALING_LENGTHS, layers=SCALING_LAYERS, head_length: int 
     import torch
     from transformers import GPT2Config, GPT2Model
 
-    from empirical.setup import Setup
-    from empirical.heads.loading import load_model
     from empirical.heads.text import GPT2_TOKENIZER, WAR_AND_PEACE
+    from empirical.setup import Setup
+    from empirical.spec import RunSpec
 
     text = str(WAR_AND_PEACE) if WAR_AND_PEACE.is_file() else None
     tokenizer = str(GPT2_TOKENIZER) if text else None
@@ -430,7 +420,8 @@ def scaling(*, lengths=SCALING_LENGTHS, layers=SCALING_LAYERS, head_length: int 
         with tempfile.TemporaryDirectory() as model_dir:
             torch.manual_seed(0)
             GPT2Model(GPT2Config(n_layer=n_layer)).save_pretrained(model_dir)
-            setup = Setup(load_model(model_dir, offline=True, tokenizer=tokenizer), text=text, progress=False)
+            setup = Setup.from_spec(RunSpec.from_options(model=model_dir, offline=True, tokenizer=tokenizer, text=text,
+                                                         progress=False))
             todo = [(number, length) for number in algorithms for length in lengths] if n_layer == 1 else []
             todo += [(number, head_length) for number in algorithms] if n_layer in layers else []
             for number, length in todo:

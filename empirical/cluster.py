@@ -32,7 +32,7 @@ layer's ``q, k, v`` and hidden state (28 MiB) make the round trip in 0.5 s again
 worker's task finishes 3 s later against 5 s, and ``distributed`` is a 25 MB pure-Python install
 against Ray's 240 MB.
 
->>> results, timings = run(cluster="local", spec=spec, options=options, out="out/minilm", setup=setup)  # doctest: +SKIP
+>>> results, timings = run(spec, grids=spec.grids.for_model(512), setup=Setup.from_spec(spec))  # doctest: +SKIP
 """
 
 from __future__ import annotations
@@ -46,10 +46,15 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from theorems.errors import InvalidArgument
+
+if TYPE_CHECKING:  # for the annotations only: `import empirical.cluster` stays free of torch
+    from empirical.grids import Grids
+    from empirical.spec import RunSpec
 
 DISTRIBUTION = "attention-normalisation-limits"
 """The project's distribution (``pyproject.toml``), for the install hint of the ``cluster`` extra."""
@@ -61,23 +66,6 @@ TASKS = "cluster-tasks"
 """The folder under ``--out`` holding each finished task (what makes a run resumable)."""
 
 _WORKER_SETUPS: dict = {}  # on a worker: the Setup of the last spec, so a model is loaded once per worker
-
-
-def check_cluster(cluster) -> str | None:
-    """``None``, ``"local"`` or a scheduler address (``tcp://host:port``, ``host:port``), checked before any work.
-
-    >>> check_cluster("tcp://10.0.0.5:8786")
-    'tcp://10.0.0.5:8786'
-    >>> check_cluster("")
-    Traceback (most recent call last):
-        ...
-    theorems.errors.InvalidArgument: --cluster='' must be 'local' or a Dask scheduler address such as tcp://host:8786
-    """
-    if cluster is None or cluster == "local":
-        return cluster
-    if not isinstance(cluster, str) or ":" not in cluster or any(c.isspace() for c in cluster):
-        raise InvalidArgument(f"--cluster={cluster!r} must be 'local' or a Dask scheduler address such as tcp://host:8786")
-    return cluster
 
 
 def _client(cluster: str):
@@ -93,58 +81,53 @@ def _client(cluster: str):
     return Client(cluster), None
 
 
-def _setup_for(spec: dict):
-    """The worker's Setup for ``spec`` (the model loaded once per worker and spec)."""
+def _setup_for(spec: RunSpec, threads: int | None):
+    """The worker's Setup for ``spec`` (the model loaded once per worker and spec; ``threads``: a local worker's
+    share of the cores, its threads when ``spec.workers`` is not given)."""
     # here, not at the top: `import empirical.cluster` stays free of torch
     import torch
 
     from empirical.setup import Setup
-    from empirical.heads.loading import load_model
 
-    key = json.dumps(spec, sort_keys=True)
+    key = (spec, threads)
     if key not in _WORKER_SETUPS:
         _WORKER_SETUPS.clear()
-        if spec.get("threads"):
-            torch.set_num_threads(spec["threads"])
-        loaded = load_model(spec["model"], offline=spec["offline"], tokenizer=spec["tokenizer"],
-                            dtype=spec.get("dtype", "float32"), weights=_worker_weights(spec))
-        _WORKER_SETUPS[key] = Setup(loaded, text=spec["text"], windows=spec["windows"], embeddings=spec["embeddings"],
-                                    progress=False, device=spec["device"], layers_per_block=spec.get("layers_per_block"),
-                                    workers=spec.get("workers") or spec.get("threads"),  # a local worker: its share
-                                    backend=spec.get("backend", "torch"))
+        if threads:
+            torch.set_num_threads(threads)
+        loaded = spec.model.load(stream=streams_on_workers(spec))
+        _WORKER_SETUPS[key] = Setup.from_spec(spec, loaded=loaded, threads=threads)
     return _WORKER_SETUPS[key]
 
 
-def _worker_weights(spec: dict) -> str:
-    """A layer-block worker streams a local safetensors model (``--weights auto``): it reads only its block's layers,
-    one at a time, instead of holding a copy of the whole model."""
+def streams_on_workers(spec: RunSpec) -> bool:
+    """Whether the workers stream the model's weights from disk whatever its size: a layer-block run of a local
+    safetensors model at ``--weights auto``, so that each worker reads only its block's layers, one at a time,
+    instead of holding a copy of the whole model."""
     # here, not at the top: `import empirical.cluster` stays free of torch
     from empirical.heads.loading import resolve
     from empirical.heads.offload import tensor_files
 
-    weights = spec.get("weights", "auto")
-    if weights != "auto" or not spec.get("layers_per_block"):
-        return weights
-    folder = Path(resolve(spec["model"]))
-    return "disk" if folder.is_dir() and tensor_files(folder) is not None else "auto"
-
-
+    if spec.model.weights != "auto" or not spec.layers_per_block:
+        return False
+    folder = Path(resolve(spec.model.name))
+    return folder.is_dir() and tensor_files(folder) is not None
 
 
 # ----------------------------------------------------------------------------------------------
 # On a worker
 
 
-def _block_forward(spec: dict, length: int, window: int, layers: tuple[int, int], entering=None) -> dict:
+def _block_forward(spec: RunSpec, threads: int | None, length: int, window: int, layers: tuple[int, int],
+                   entering=None) -> dict:
     """The forward pass of block ``[a, b)`` on window ``window`` of ``length`` tokens, fed ``entering`` (the previous
     block's packed output; ``None`` for the first block): only those layers run, so the worker reads only their
     weights. The block's :class:`Heads` stay on the worker for :func:`_block_rows`; ``leaving`` (packed) is the next
     block's input."""
-    setup = _setup_for(spec)
+    setup = _setup_for(spec, threads)
     began = time.perf_counter()
     ids = setup.token_ids(length)[window:window + 1]
-    heads = setup._extract(ids, layers=range(*layers), pipeline=True,
-                           entering=None if entering is None else _unpacked(entering["leaving"]))
+    heads = setup.extract(ids, layers=range(*layers), pipeline=True,
+                          entering=None if entering is None else _unpacked(entering["leaving"]))
     return {"heads": dataclasses.replace(heads, leaving=None), "leaving": _packed(heads.leaving),
             "seconds": time.perf_counter() - began}
 
@@ -154,7 +137,8 @@ def _leaving(forward: dict) -> dict:
     return {"leaving": forward["leaving"], "seconds": forward["seconds"]}
 
 
-def _block_rows(spec: dict, forward: dict, window: int, start: int, function, keywords: dict, visible) -> dict:
+def _block_rows(spec: RunSpec, threads: int | None, forward: dict, window: int, start: int, function, keywords: dict,
+               visible) -> dict:
     """``map_rows``' arrays ``[1, b − a, H, R, ...]`` of one (window, layer block), each block of rows seen under its
     global window and layer number (Alg. 4's ``δ`` cache, Alg. 5's directions), and the seconds it took."""
     # here, not at the top: `import empirical.cluster` stays free of torch
@@ -162,7 +146,7 @@ def _block_rows(spec: dict, forward: dict, window: int, start: int, function, ke
 
     from theorems.errors import ExtractionMismatch
 
-    setup = _setup_for(spec)
+    setup = _setup_for(spec, threads)
     heads = forward["heads"]
     if not torch.equal(heads.visible[0].cpu(), visible):
         raise ExtractionMismatch(f"window {window}: the model's mask is not the {'causal' if visible[-1, 0] == 0 else 'full'}"
@@ -255,19 +239,23 @@ class ClusterHeads:
 
 
 class BlockTasks:
-    """``Setup.row_mapper`` and ``Setup.heads_source`` on the driver: each ``map_rows`` call as one rows task per
-    (window, block of ``per_block`` layers), fed by the forward tasks of its length (shared by the calls).
+    """The driver's sources (:meth:`empirical.setup.Setup.with_sources`): ``heads`` the heads of a length without a
+    forward pass, and each ``map_rows`` call as one rows task per (window, block of ``per_block`` layers), fed by the
+    forward tasks of its length (shared by the calls). The workers build their setup from ``spec`` (and
+    ``threads``, a local worker's share of the cores).
 
     Same arguments and the same ``RowMap`` as :func:`empirical.heads.rows.map_rows`; each finished rows task is saved
-    under ``records`` and read back by a rerun whose spec, options, call and rows are the same. Safe to call from one
+    under ``records`` and read back by a rerun whose spec, grids, call and rows are the same (``identity``:
+    :func:`task_identity`). Safe to call from one
     thread per algorithm (:meth:`start` numbers the calls per thread).
     """
 
     KEPT_LENGTHS = 3
     """Lengths whose forward tasks are kept on the workers for the next calls (the algorithms run side by side)."""
 
-    def __init__(self, client, *, setup, spec: dict, per_block: int, records: Path, identity):
-        self.client, self.setup, self.spec, self.records, self.identity = client, setup, spec, Path(records), identity
+    def __init__(self, client, *, setup, spec: RunSpec, threads: int | None, per_block: int, records: Path, identity):
+        self.client, self.setup, self.spec, self.threads = client, setup, spec, threads
+        self.records, self.identity = Path(records), identity
         layers = setup.loaded.n_layers
         self.blocks = [(start, min(start + per_block, layers)) for start in range(0, layers, per_block)]
         self.computed, self.reused, self.forwards = 0, 0, 0  # rows tasks run, rows tasks read back, forward tasks
@@ -297,8 +285,8 @@ class BlockTasks:
                 if entering is None and block > 0:
                     entering = self._forward(length, window, block - 1)[1]
                 stamp = f"forward-L{length}-w{window}-layers{self.blocks[block][0]}-{self.blocks[block][1]}-{time.time_ns()}"
-                forward = self.client.submit(_block_forward, self.spec, length, window, self.blocks[block], entering,
-                                             pure=False, retries=RETRIES, key=stamp)
+                forward = self.client.submit(_block_forward, self.spec, self.threads, length, window, self.blocks[block],
+                                             entering, pure=False, retries=RETRIES, key=stamp)
                 leaving = self.client.submit(_leaving, forward, pure=False, key=f"{stamp}-leaving")
                 self._chains[key] = (forward, leaving)
                 self.forwards += 1
@@ -347,8 +335,8 @@ class BlockTasks:
                 stamp = f"rows-alg{self._local.algorithm}-call{self._local.calls}-L{length}-w{window}-" \
                         f"layers{self.blocks[k][0]}-{self.blocks[k][1]}-{time.time_ns()}"
                 futures[(window, k)] = self.client.submit(
-                    _block_rows, self.spec, forward, window, self.blocks[k][0], function, {"index": index, **keywords},
-                    visible, pure=False, retries=RETRIES, key=stamp)
+                    _block_rows, self.spec, self.threads, forward, window, self.blocks[k][0], function,
+                    {"index": index, **keywords}, visible, pure=False, retries=RETRIES, key=stamp)
                 handed[(window, k)] = (leaving, paths[k])
         wait(list(futures.values()))
         for (window, k), future in futures.items():
@@ -404,15 +392,17 @@ def _save_block(path: Path, answer: dict) -> None:
     temporary.replace(path)
 
 
-def _identity(spec: dict, options: dict) -> tuple[tuple[int, ...], dict, dict]:
-    """``(algorithms, the other options, the identity a saved task must match)``."""
+def task_identity(spec: RunSpec, grids: Grids) -> dict:
+    """What a saved task (or algorithm) must match to be read back: the spec's fields that change its numbers (not
+    where the outputs go, how many threads, the progress bars or the cluster) and the grids but which algorithms run,
+    as read back from disk (tuples as lists)."""
     # here, not at the top: `import empirical.cluster` stays free of torch
-    from empirical.runner import ALGORITHMS, jsonable
+    from empirical.runner import jsonable
 
-    which = tuple(sorted(set(options.get("which", ALGORITHMS))))
-    rest = {key: value for key, value in options.items() if key != "which"}
-    identity = jsonable({"spec": {k: v for k, v in spec.items() if k not in ("threads", "workers")}, "options": rest})
-    return which, rest, json.loads(json.dumps(identity))  # tuples -> lists, as read back from disk
+    unchanging = ("out", "workers", "progress", "cluster", "grids")
+    fields = {key: value for key, value in dataclasses.asdict(spec).items() if key not in unchanging}
+    options = {key: value for key, value in grids.settings().items() if key != "which"}
+    return json.loads(json.dumps(jsonable({"spec": fields, "options": options})))
 
 
 def _save(out: Path, number: int, identity: dict, answer: dict) -> None:
@@ -445,63 +435,58 @@ def _finished(out: Path, number: int, identity: dict) -> dict | None:
     return saved["answer"] if saved.get("identity") == identity else None
 
 
-def block_tasks(client, *, setup, spec: dict, options: dict, out) -> BlockTasks:
-    """The :class:`BlockTasks` of a run: blocks of ``spec["layers_per_block"]`` layers, or as many as one process holds
-    at the longest length (:meth:`empirical.setup.Setup.block_size`)."""
-    _, rest, identity = _identity(spec, options)
-    longest = max(setup.lengths(rest.get("lengths") or (setup.loaded.max_length,)))
-    per_block = spec.get("layers_per_block") or setup.block_size(1, longest)
-    return BlockTasks(client, setup=setup, spec=spec, per_block=per_block, records=Path(out) / TASKS, identity=identity)
+def block_tasks(client, *, setup, spec: RunSpec, grids: Grids, threads: int | None = None) -> BlockTasks:
+    """The :class:`BlockTasks` of a run: blocks of ``spec.layers_per_block`` layers, or as many as one process holds
+    at the longest length (:meth:`empirical.setup.Setup.block_size`); the tasks saved under ``spec.out``."""
+    longest = max(setup.lengths(grids.lengths or (setup.loaded.max_length,)))
+    per_block = spec.layers_per_block or setup.block_size(1, longest)
+    return BlockTasks(client, setup=setup, spec=spec, threads=threads, per_block=per_block,
+                      records=Path(spec.out) / TASKS, identity=task_identity(spec, grids))
 
 
-def run_blocks(client, *, setup, spec: dict, options: dict, out, progress: bool = False,
-               tasks: BlockTasks | None = None) -> tuple[dict, dict]:
-    """The algorithms on the driver's ``setup`` (one thread each), every pass over the rows as (window, layer block)
-    tasks on ``client``'s workers. ``spec["layers_per_block"]`` is the block (default: as many layers as one process
-    holds, :meth:`empirical.setup.Setup.block_size`). Finished algorithms (and rows tasks) saved under ``out`` for the
-    same spec and options are reused; ``tasks`` (default: a new :class:`BlockTasks`) is what the tests inspect."""
+def run_blocks(client, *, setup, spec: RunSpec, grids: Grids, tasks: BlockTasks | None = None) -> tuple[dict, dict]:
+    """The algorithms of ``grids`` on the driver's ``setup`` (one thread each), every pass over the rows as (window,
+    layer block) tasks on ``client``'s workers. ``spec.layers_per_block`` is the block (default: as many layers as
+    one process holds, :meth:`empirical.setup.Setup.block_size`). Finished algorithms (and rows tasks) saved under
+    ``spec.out`` for the same spec and grids are reused; ``tasks`` (default: a new :class:`BlockTasks`) is what the
+    tests inspect."""
     # here, not at the top: `import empirical.cluster` stays free of torch
     from empirical.runner import jsonable, run_algorithms
 
-    out = Path(out)
-    which, rest, identity = _identity(spec, options)
+    out, which = Path(spec.out), tuple(sorted(set(grids.which)))
     (out / TASKS).mkdir(parents=True, exist_ok=True)
-    tasks = tasks or block_tasks(client, setup=setup, spec=spec, options=options, out=out)
-    answers = {number: _finished(out, number, identity) for number in which}
+    tasks = tasks or block_tasks(client, setup=setup, spec=spec, grids=grids)
+    answers = {number: _finished(out, number, tasks.identity) for number in which}
+    driver = setup.with_sources(heads=tasks.heads, rows=tasks)
 
     def one(number: int) -> None:
         if answers[number] is None:
             tasks.start(number)
-            results, timings = run_algorithms(setup, which=(number,), **rest)
+            results, timings = run_algorithms(driver, grids.only(number))
             answers[number] = {"results": jsonable(results), "timings": timings}
-            _save(out, number, identity, answers[number])
-        if progress:
+            _save(out, number, tasks.identity, answers[number])
+        if spec.progress:
             print(f"Alg. {number} done on the cluster ({tasks.computed} rows tasks computed, {tasks.reused} read "
                   f"back, {tasks.forwards} forward tasks)", flush=True)
 
-    setup.row_mapper, setup.heads_source = tasks, tasks.heads
-    try:
-        with ThreadPoolExecutor(max_workers=len(which), thread_name_prefix="algorithm") as pool:
-            for future in [pool.submit(one, number) for number in which]:
-                future.result()
-    finally:
-        setup.row_mapper, setup.heads_source = None, None
+    with ThreadPoolExecutor(max_workers=len(which), thread_name_prefix="algorithm") as pool:
+        for future in [pool.submit(one, number) for number in which]:
+            future.result()
     return _merged(which, answers)
 
 
-def run(*, cluster: str, spec: dict, options: dict, out, setup, progress: bool = False) -> tuple[dict, dict]:
-    """Connect to (or start) the cluster, run :func:`run_blocks`, close what was started here; the run's task graph
-    with its measured seconds is written to ``OUT/cluster-graph.json``."""
-    check_cluster(cluster)
-    client, local = _client(cluster)
+def run(spec: RunSpec, *, grids: Grids, setup) -> tuple[dict, dict]:
+    """Connect to (or start) ``spec.cluster``, run :func:`run_blocks` on ``grids`` (the spec's, fitted to the model),
+    close what was started here; the run's task graph with its measured seconds is written to
+    ``OUT/cluster-graph.json``."""
+    client, local = _client(spec.cluster)
     try:
-        if local is not None:
-            spec = {**spec, "threads": max(1, (os.cpu_count() or 1) // LOCAL_WORKERS)}
-        tasks = block_tasks(client, setup=setup, spec=spec, options=options, out=out)
-        answer = run_blocks(client, setup=setup, spec=spec, options=options, out=out, progress=progress, tasks=tasks)
-        (Path(out) / "cluster-graph.json").write_text(json.dumps({"workers": LOCAL_WORKERS if local else None,
-                                                                  "blocks": tasks.blocks, "tasks": tasks.graph()},
-                                                                 indent=1))
+        threads = max(1, (os.cpu_count() or 1) // LOCAL_WORKERS) if local is not None else None
+        tasks = block_tasks(client, setup=setup, spec=spec, grids=grids, threads=threads)
+        answer = run_blocks(client, setup=setup, spec=spec, grids=grids, tasks=tasks)
+        (Path(spec.out) / "cluster-graph.json").write_text(json.dumps({"workers": LOCAL_WORKERS if local else None,
+                                                                       "blocks": tasks.blocks,
+                                                                       "tasks": tasks.graph()}, indent=1))
         return answer
     finally:
         client.close()

@@ -25,7 +25,7 @@ blocks on ``workers`` threads at once. Everything else the algorithms do (the fi
 table, the spectral norm's secular solve, sorting for every ``N`` at once, the KS tests) is left out:
 this is a lower bound, not a model of the code.
 
->>> counts = work(5, {"temperatures": (1.0,), "epsilons": (0.1,)}, lengths=[4], heads=1, d=2, causal=True)
+>>> counts = work(5, Grids(temperatures=(1.0,), epsilons=(0.1,)), lengths=[4], heads=1, d=2, causal=True)
 >>> counts["exp"], counts["element"]   # 1+2+3+4 keys: 10 exps at T, 10 at (T, ε); 4 norms + 1 difference
 (20.0, 50.0)
 """
@@ -36,6 +36,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+
+from empirical.grids import Grids
 
 KINDS = ("matmul", "exp", "element")
 
@@ -57,14 +59,13 @@ def _distance_work(keys: np.ndarray, ns, d: int) -> dict:
             "element": ordering.sum() + d * np.minimum(keys, largest).sum()}
 
 
-def work(number: int, options: dict, *, lengths, heads: int, d: int, causal: bool, windows: int = 1) -> dict:
+def work(number: int, grids: Grids, *, lengths, heads: int, d: int, causal: bool, windows: int = 1) -> dict:
     """The operations of Algorithm ``number`` (``matmul`` flops, ``exp`` and ``element`` operations), every head.
 
-    ``options`` are :func:`empirical.runner.run_algorithms`' grids (its defaults where one is missing);
-    ``lengths`` the ``L`` it runs at.
+    ``grids`` are the run's (:class:`empirical.grids.Grids`); ``lengths`` the ``L`` it runs at.
     """
     # here, not at the top: `import empirical.compute_floor` stays free of torch
-    from empirical.algorithms import EPSILONS, PAPER_NS, SEPARABILITY_NS, TEMPERATURES, critical_grid
+    from empirical.algorithms import critical_grid
 
     total = dict.fromkeys(KINDS, 0.0)
     for length in lengths:
@@ -72,18 +73,18 @@ def work(number: int, options: dict, *, lengths, heads: int, d: int, causal: boo
         if number == 1:
             part = _distance_work(keys, (5,), d)
         elif number == 2:
-            part = _distance_work(keys, [n for n in options.get("ns", PAPER_NS) if n < length], d)
+            part = _distance_work(keys, [n for n in grids.ns if n < length], d)
         elif number == 3:
             part = _distance_work(keys, critical_grid(length), d)
         elif number == 4:
-            ns = [n for n in options.get("separability_ns", SEPARABILITY_NS) if n < length]
+            ns = [n for n in grids.separability_ns if n < length]
             part = {"matmul": length * length * d, "exp": keys[keys >= min(ns) + 1].sum(), "element": 0.0}
             for n in ns:
                 seen = keys[keys >= n + 1]
                 part["matmul"] += 2 * d * seen.sum()
                 part["element"] += 2 * seen.sum() + n * d * seen.size
         else:
-            t, e = len(options.get("temperatures", TEMPERATURES)), len(options.get("epsilons", EPSILONS))
+            t, e = len(grids.temperatures), len(grids.epsilons)
             part = {"matmul": 0.0, "exp": t * (1 + e) * keys.sum(), "element": t * (4 + e) * keys.sum()}
         for kind in KINDS:
             total[kind] += float(part[kind]) * heads * windows

@@ -12,10 +12,8 @@ import time
 import numpy as np
 
 from empirical import algorithms
+from empirical.grids import PAPER_LENGTHS, Grids
 from empirical.setup import Setup
-from theorems.errors import InvalidArgument
-
-ALGORITHMS = (1, 2, 3, 4, 5)
 
 
 def jsonable(value):
@@ -33,32 +31,28 @@ def jsonable(value):
     return value
 
 
-def run_algorithms(setup: Setup, *, which=ALGORITHMS, lengths=algorithms.PAPER_LENGTHS, ns=algorithms.PAPER_NS,
-                   critical_lengths=None, critical_tokens: int | None = None, separability_ns=algorithms.SEPARABILITY_NS,
-                   temperatures=algorithms.TEMPERATURES, epsilons=algorithms.EPSILONS,
-                   distance_tokens: int | None = None, separability_tokens: int | None = None,
-                   sensitivity_tokens: int | None = None, partial: dict | None = None) -> tuple[dict, dict]:
-    """Run the chosen algorithms; returns ``(results, timings in seconds)``.
+def run_algorithms(setup: Setup, grids: Grids, *, partial: dict | None = None) -> tuple[dict, dict]:
+    """Run ``grids.which`` on ``grids``; returns ``(results, timings in seconds)``.
 
-    ``*_tokens`` keep that many evenly spaced query tokens per head (``None``: every token).
-    ``partial``, when given, receives each algorithm's results as soon as it finishes (kept if a later one fails).
+    ``grids.lengths=None`` runs the paper's lengths that fit the model. ``partial``, when given, receives each
+    algorithm's results as soon as it finishes (kept if a later one fails).
     """
-    which = tuple(sorted(set(which)))
-    if not which or any(a not in ALGORITHMS for a in which):
-        raise InvalidArgument(f"algorithms={which!r} must be a non-empty subset of {ALGORITHMS}")
+    lengths = grids.lengths or PAPER_LENGTHS
     longest = max(setup.lengths(lengths))
     results, timings = ({} if partial is None else partial), {}
     jobs = {
         1: ("distance_vs_length", lambda: algorithms.distance_vs_length(setup, lengths=lengths, n=5,
-                                                                        tokens=distance_tokens)),
-        2: ("distance_vs_n", lambda: algorithms.distance_vs_n(setup, length=longest, ns=ns, tokens=distance_tokens)),
-        3: ("critical_n", lambda: algorithms.critical_n(setup, lengths=critical_lengths or lengths,
-                                                        tokens=critical_tokens)),
-        4: ("separability", lambda: algorithms.separability(setup, length=longest, ns=separability_ns,
-                                                            tokens=separability_tokens)),
-        5: ("sensitivity", lambda: algorithms.sensitivity(setup, length=longest, temperatures=temperatures,
-                                                          epsilons=epsilons, tokens=sensitivity_tokens)),
+                                                                        tokens=grids.distance_tokens)),
+        2: ("distance_vs_n", lambda: algorithms.distance_vs_n(setup, length=longest, ns=grids.ns,
+                                                              tokens=grids.distance_tokens)),
+        3: ("critical_n", lambda: algorithms.critical_n(setup, lengths=grids.critical_lengths or lengths,
+                                                        tokens=grids.critical_tokens)),
+        4: ("separability", lambda: algorithms.separability(setup, length=longest, ns=grids.separability_ns,
+                                                            tokens=grids.separability_tokens)),
+        5: ("sensitivity", lambda: algorithms.sensitivity(setup, length=longest, temperatures=grids.temperatures,
+                                                          epsilons=grids.epsilons, tokens=grids.sensitivity_tokens)),
     }
+    which = tuple(sorted(set(grids.which)))
     for number in which:
         key, job = jobs[number]
         began = time.perf_counter()

@@ -1,77 +1,110 @@
 """The execution context of the algorithms: the model, the text, how it is cut, where and how it runs.
 
 :class:`Setup` is what :mod:`empirical.algorithms`, :mod:`empirical.runner`, :mod:`empirical.cluster`,
-:mod:`empirical.bench` and :mod:`empirical.readings` read: the heads of one length (a :class:`Heads` when every
-layer fits memory, else a pipelined :class:`empirical.heads.stream.HeadStream`) and the row mapper that evaluates
-blocks of rows on threads or on a cluster.
+:mod:`empirical.bench` and :mod:`empirical.readings` read: a checked :class:`empirical.spec.RunSpec` and the model it
+names, the heads of one length (a :class:`Heads` when every layer fits memory, else a pipelined
+:class:`empirical.heads.stream.HeadStream`) and the row mapper that evaluates blocks of rows on threads or on a
+cluster. It is made by :meth:`Setup.from_spec` and never changed: a cluster's driver or a reading gets another
+setup from :meth:`Setup.with_sources`.
 
->>> setup = Setup(load_model("minilm"), text=WAR_AND_PEACE)      # doctest: +SKIP
->>> setup.heads(128).sizes                                          # doctest: +SKIP
+>>> setup = Setup.from_spec(RunSpec.from_options(model="minilm", text=WAR_AND_PEACE))      # doctest: +SKIP
+>>> setup.heads(128).sizes                                                                 # doctest: +SKIP
 """
 
 from __future__ import annotations
 
 import dataclasses
-from pathlib import Path
+from collections.abc import Callable
 
 import torch
 from tqdm.auto import tqdm
 
-from empirical.heads.device import place, resolve
+from empirical.heads.device import place
 from empirical.heads.extraction import Heads, extract
 from empirical.heads.loading import LoadedModel
-from empirical.heads.rows import BUDGET, TORCH_BUDGET, RowMap, check_backend, check_workers, count_blocks, map_rows
-from empirical.heads.stream import HeadStream, check_layers_per_block, layers_per_block
+from empirical.heads.rows import BUDGET, TORCH_BUDGET, RowMap, count_blocks, default_workers, map_rows
+from empirical.heads.stream import HeadStream, layers_per_block
 from empirical.heads.text import windows
+from empirical.spec import RunSpec
 from theorems.arithmetic.tensors import is_torch
 from theorems.errors import InvalidArgument
 
 
-@dataclasses.dataclass
+@dataclasses.dataclass(frozen=True)
 class Setup:
-    """What every algorithm reads: the model, the text (or random tokens), and how to cut it.
+    """What every algorithm reads: the model ``loaded`` and the run's options ``spec`` (the text or random tokens,
+    how it is cut, where and how the quantities run: :class:`empirical.spec.RunSpec`, read through the properties
+    below), and ``workers``, the threads over blocks of rows (``spec.workers``, else the cores this process may use;
+    a local cluster worker: its share).
 
-    ``windows`` consecutive windows per length (statistics pool their tokens); ``embeddings`` picks
-    the ``x_i`` (:data:`empirical.heads.extraction.EMBEDDINGS`); ``text=None`` feeds random token ids
-    drawn from ``seed`` (the benchmark on random weights, and unit tests). ``row_mapper`` stands in for
-    :func:`empirical.heads.rows.map_rows` (same arguments, same ``RowMap``; :mod:`empirical.cluster` sets it to
-    compute blocks of layers on workers). ``layers_per_block`` bounds how
-    many layers' vectors are held at once (default: as many as fit
-    :data:`empirical.heads.stream.STREAM_BYTES`); a model deeper than that is streamed
-    (:class:`empirical.heads.stream.HeadStream`, one forward pass per block of layers and pass).
-    ``workers`` blocks of rows are evaluated at once on a pool of threads (default ``None``: the cores this
-    process may use, :func:`empirical.heads.rows.default_workers`); the results do not depend on it.
-    ``backend`` is where the quantities run (:data:`empirical.heads.rows.BACKENDS`): ``torch`` (the default) keeps
-    the heads on ``device`` and computes there in float64, ``numpy`` brings them to the CPU (the reference path);
-    the two agree to the rounding of each quantity (``tests/empirical/test_backends.py``). ``budget`` (array entries
-    of a block's largest work array) defaults to the backend's (:data:`empirical.heads.rows.TORCH_BUDGET`,
-    :data:`empirical.heads.rows.BUDGET`).
+    A model deeper than ``layers_per_block`` (default: as many as fit :data:`empirical.heads.stream.STREAM_BYTES`)
+    is streamed (:class:`empirical.heads.stream.HeadStream`, one forward pass per block of layers and pass). The
+    ``torch`` backend (the default) keeps the heads on ``device`` and computes there in float64, ``numpy`` brings them
+    to the CPU (the reference path); the two agree to the rounding of each quantity
+    (``tests/empirical/test_backends.py``). ``heads_source`` and ``row_mapper`` stand in for the forward passes and
+    for :func:`empirical.heads.rows.map_rows` (the cluster's driver, a reading's derived heads): see
+    :meth:`with_sources`.
     """
 
     loaded: LoadedModel
-    text: Path | str | None = None
-    windows: int = 1
-    embeddings: str = "values"
-    budget: int | None = None
-    seed: int = 0
-    progress: bool = True
-    device: str = "cpu"
-    layers_per_block: int | None = None
-    workers: int | None = None
-    row_mapper: object = None
-    heads_source: object = None
-    backend: str = "torch"
-    _cache: dict = dataclasses.field(default_factory=dict, repr=False)
+    spec: RunSpec
+    workers: int
+    heads_source: Callable | None = None
+    row_mapper: Callable | None = None
+    _cache: dict = dataclasses.field(default_factory=dict, init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.windows, int) or self.windows < 1:
-            raise InvalidArgument(f"windows={self.windows!r} must be a positive integer")
-        self.device = resolve(self.device)  # checked before any forward pass
-        self.layers_per_block = check_layers_per_block(self.layers_per_block)
-        self.workers = check_workers(self.workers)
-        self.backend = check_backend(self.backend)
-        if self.budget is None:
-            self.budget = TORCH_BUDGET if self.backend == "torch" else BUDGET
+    @classmethod
+    def from_spec(cls, spec: RunSpec, *, loaded: LoadedModel | None = None, threads: int | None = None) -> Setup:
+        """The execution context of ``spec``: its model loaded (or ``loaded``, already loaded from it), and
+        ``spec.workers`` threads (``None``: ``threads`` where given, a local cluster worker's share of the cores,
+        else the cores this process may use). Nothing of ``spec`` is checked again: it was when it was made."""
+        loaded = spec.model.load() if loaded is None else loaded
+        return cls(loaded=loaded, spec=spec, workers=spec.workers or threads or default_workers())
+
+    def with_sources(self, *, heads: Callable | None = None, rows: Callable | None = None) -> Setup:
+        """This setup reading the heads of a length from ``heads(length)`` instead of its own forward passes, and
+        making each pass over the rows with ``rows`` (the arguments and ``RowMap`` of
+        :func:`empirical.heads.rows.map_rows`) instead of its threads: a cluster's driver (:mod:`empirical.cluster`:
+        both from the workers' tasks) or a reading's derived heads (:mod:`empirical.readings.runner`)."""
+        return dataclasses.replace(self, heads_source=heads, row_mapper=rows)
+
+    @property
+    def text(self) -> str | None:
+        return self.spec.text
+
+    @property
+    def windows(self) -> int:
+        return self.spec.windows
+
+    @property
+    def embeddings(self) -> str:
+        return self.spec.embeddings
+
+    @property
+    def seed(self) -> int:
+        return self.spec.seed
+
+    @property
+    def progress(self) -> bool:
+        return self.spec.progress
+
+    @property
+    def backend(self) -> str:
+        return self.spec.backend
+
+    @property
+    def layers_per_block(self) -> int | None:
+        return self.spec.layers_per_block
+
+    @property
+    def device(self) -> torch.device:
+        return torch.device(self.spec.device)
+
+    @property
+    def budget(self) -> int:
+        """Array entries of a block's largest work array: the spec's, else the backend's
+        (:data:`empirical.heads.rows.TORCH_BUDGET`, :data:`empirical.heads.rows.BUDGET`)."""
+        return self.spec.budget or (TORCH_BUDGET if self.backend == "torch" else BUDGET)
 
     def lengths(self, wanted) -> list[int]:
         """The lengths of ``wanted`` the model accepts (BERT-family encoders stop at 512)."""
@@ -102,8 +135,8 @@ class Setup:
             ids = self.token_ids(length)
             per_block = self.block_size(ids.shape[0], length)
             layers = self.loaded.n_layers
-            self._cache[length] = (self._extract(ids) if per_block >= layers else
-                                   HeadStream(lambda block, **pipe: self._extract(ids, layers=block, **pipe),
+            self._cache[length] = (self.extract(ids) if per_block >= layers else
+                                   HeadStream(lambda block, **pipe: self.extract(ids, layers=block, **pipe),
                                               layers=layers, per_block=per_block, pipeline=True))
         return self._cache[length]
 
@@ -117,16 +150,18 @@ class Setup:
         return layers_per_block(batch=batch, length=length, heads=self.loaded.n_heads, d_head=self.loaded.d_head,
                                 d_model=d_model, layers=self.loaded.n_layers)
 
-    def _extract(self, ids: torch.Tensor, **keywords) -> Heads:
-        """The forward pass on ``self.device`` (``keywords`` of :func:`extract`: ``layers``, ``pipeline``,
-        ``entering``); the heads stay there with the torch backend and come to the CPU with numpy's (the same code
-        on every device: on the CPU both are no-ops)."""
-        if self.device.type == "cpu":
+    def extract(self, ids: torch.Tensor, **keywords) -> Heads:
+        """The forward pass of token ids ``ids`` on ``device`` (``keywords`` of
+        :func:`empirical.heads.extraction.extract`: ``layers``, ``pipeline``, ``entering``; a cluster's forward task
+        runs its block of layers so); the heads stay there with the torch backend and come to the CPU with numpy's
+        (the same code on every device: on the CPU both are no-ops)."""
+        device = self.device
+        if device.type == "cpu":
             heads = extract(self.loaded, ids, **keywords)
         else:
-            loaded = dataclasses.replace(self.loaded, model=place(self.loaded.model, self.device))
-            keywords = {key: place(value, self.device) if is_torch(value) else value for key, value in keywords.items()}
-            heads = extract(loaded, place(ids, self.device), **keywords)
+            loaded = dataclasses.replace(self.loaded, model=place(self.loaded.model, device))
+            keywords = {key: place(value, device) if is_torch(value) else value for key, value in keywords.items()}
+            heads = extract(loaded, place(ids, device), **keywords)
         if self.backend == "torch":
             return heads
         return dataclasses.replace(heads, **{field.name: getattr(heads, field.name).cpu()
@@ -134,8 +169,8 @@ class Setup:
                                              if is_torch(getattr(heads, field.name))})
 
     def map_rows(self, heads, function, **keywords) -> RowMap:
-        """:func:`empirical.heads.rows.map_rows` on ``workers`` threads, or ``row_mapper`` when one is set (the
-        cluster's layer blocks: each worker process uses its own threads)."""
+        """:func:`empirical.heads.rows.map_rows` on ``workers`` threads, or ``row_mapper`` when one is set
+        (:meth:`with_sources`: the cluster's layer blocks, each worker process on its own threads)."""
         if self.row_mapper is not None:
             return self.row_mapper(heads, function, **keywords)
         return map_rows(heads, function, workers=self.workers, backend=self.backend, **keywords)
@@ -152,4 +187,5 @@ class Setup:
         return count_blocks(heads, index, backend=self.backend, **blocking)
 
     def bar(self, total: int, description: str):
+        """A progress bar of ``total`` blocks (silent without ``progress``)."""
         return tqdm(total=total, desc=description, unit="block", leave=False, disable=not self.progress)

@@ -302,6 +302,10 @@ def is_causal(config) -> bool:
 DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
 """``--dtype``: the weights' and the forward pass's precision (the heads are read back in float32)."""
 
+DEFAULT_DTYPE = "float32"
+"""``--dtype``'s default (today's numbers), written here only: :class:`ModelRequest`, the command line and
+``results.json`` (which names a dtype only when it is not this one) read it."""
+
 WEIGHTS = ("auto", "memory", "disk")
 """``--weights``: held in memory, streamed from disk a layer at a time, or ``auto`` (disk above
 :data:`STREAM_WEIGHTS`)."""
@@ -310,16 +314,17 @@ STREAM_WEIGHTS = 2 << 30
 """``--weights auto`` streams a local safetensors model whose weights need more bytes than this at ``--dtype``."""
 
 
-def check_dtype(dtype) -> torch.dtype:
-    """``--dtype`` as a ``torch.dtype``: one of :data:`DTYPES` (a name or the dtype itself).
+def check_dtype(dtype) -> str:
+    """``--dtype`` as its name in :data:`DTYPES` (given as the name or as the ``torch.dtype`` itself).
 
-    >>> check_dtype("bfloat16")
-    torch.bfloat16
+    >>> check_dtype("bfloat16"), check_dtype(torch.float16)
+    ('bfloat16', 'float16')
     """
-    if isinstance(dtype, torch.dtype) and dtype in DTYPES.values():
-        return dtype
+    names = {value: name for name, value in DTYPES.items()}
+    if isinstance(dtype, torch.dtype) and dtype in names:
+        return names[dtype]
     if isinstance(dtype, str) and dtype in DTYPES:
-        return DTYPES[dtype]
+        return dtype
     raise InvalidArgument(f"--dtype={dtype!r} must be one of {', '.join(DTYPES)}")
 
 
@@ -343,81 +348,124 @@ def _streams(target: str, weights: str, dtype: torch.dtype) -> bool:
     return weights == "disk" or (size is not None and size > STREAM_WEIGHTS)
 
 
-def load_model(name_or_path: str = DEFAULT_MODEL, *, offline: bool | None = None,
-               tokenizer: str | None = None, dtype: torch.dtype | str = torch.float32,
-               weights: str = "auto") -> LoadedModel:
+def load_model(name_or_path: str = DEFAULT_MODEL, **request) -> LoadedModel:
     """Load ``name_or_path`` with eager attention; raise a clear error when that is impossible.
 
-    ``tokenizer`` (a name or path) overrides the tokenizer stored with the model; a model without
-    one (e.g. a random model saved by a test) gets ``tokenizer=None`` and needs token ids.
-    ``dtype`` (:data:`DTYPES`) is the weights' precision; ``weights="disk"`` streams them from the
-    safetensors files a layer at a time (:mod:`empirical.heads.offload`), ``"auto"`` does so above
-    :data:`STREAM_WEIGHTS` bytes.
+    ``request`` holds the keywords of :class:`ModelRequest` (``offline``, ``tokenizer``, ``dtype``, ``weights``),
+    checked before anything is read: ``load_model(name, **request)`` is ``ModelRequest(name, **request).load()``.
 
     >>> load_model("minilm").n_heads                         # doctest: +SKIP
     12
     """
-    # here, not at the top: `import empirical.heads.loading` stays free of transformers
-    from transformers import AutoConfig, AutoModel, AutoTokenizer
+    return ModelRequest(name_or_path, **request).load()
 
-    check_tokenizer(tokenizer)
-    offline = offline_requested(offline)
-    dtype, weights = check_dtype(dtype), check_weights(weights)
-    name = str(name_or_path)
-    target = resolve(name_or_path)
-    local = offline or Path(target).is_dir()
-    if Path(target).is_dir():
-        check_model_folder(Path(target), name=name)
-    try:
-        config = AutoConfig.from_pretrained(target, local_files_only=local)
-    except (OSError, ValueError) as error:
-        raise _unavailable(name, offline, error) from error
-    try:
-        if _streams(target, weights, dtype):
-            model = streamed_model(Path(target), config, dtype=dtype)
-        else:
-            model = AutoModel.from_pretrained(target, attn_implementation="eager", local_files_only=local, dtype=dtype)
-    except ValueError as error:
-        if "attn_implementation" in str(error) or "eager" in str(error) or "attention" in str(error).lower():
-            raise NoAttentionError(
-                f"model {name!r} ({config.model_type}) cannot return attention weights: it does not support "
-                f"attn_implementation='eager' ({error})") from error
-        raise
-    except OSError as error:
-        raise _unavailable(name, offline, error) from error
-    model.eval()
-    config = model.config
-    if getattr(model, "main_input_name", "input_ids") != "input_ids" or model.get_input_embeddings() is None:
-        raise NoAttentionError(f"model {name!r} ({config.model_type}) is not a text model: it reads "
-                               f"{getattr(model, 'main_input_name', '?')!r}, not token ids")
-    n_heads = getattr(config, "num_attention_heads", None)
-    n_layers = getattr(config, "num_hidden_layers", None)
-    hidden = getattr(config, "hidden_size", None)
-    if not (n_heads and n_layers and hidden):
-        raise NoAttentionError(f"model {name!r} ({config.model_type}) has no multi-head attention to read "
-                               "(its config names no num_attention_heads / num_hidden_layers)")
-    d_head = getattr(config, "head_dim", None) or hidden // n_heads
-    max_length = (getattr(config, "max_position_embeddings", None) or getattr(config, "n_positions", None)
-                  or 1 << 20)
-    loaded_tokenizer = None
-    source = tokenizer or target
-    try:
-        loaded_tokenizer = AutoTokenizer.from_pretrained(source, local_files_only=offline or Path(str(source)).is_dir())
-    except (OSError, ValueError, TypeError, AttributeError) as error:
-        bpe = Path(str(source))
-        if (bpe / "vocab.json").is_file() and (bpe / "merges.txt").is_file():
-            # a bare byte-level BPE vocabulary (e.g. ../shared/data/gpt2-tokenizer) has no tokenizer_config.json
-            from transformers import GPT2TokenizerFast
-            loaded_tokenizer = GPT2TokenizerFast.from_pretrained(str(bpe))
-        elif tokenizer is not None:
-            raise ModelUnavailableError(f"cannot load tokenizer={tokenizer!r}: {error}") from error
-    if loaded_tokenizer is not None and not len(loaded_tokenizer) > 1:
-        loaded_tokenizer = None  # a directory without vocabulary files yields an empty tokenizer
-    vocabulary = model.get_input_embeddings().num_embeddings
-    if loaded_tokenizer is not None and len(loaded_tokenizer) > vocabulary:
-        raise ModelUnavailableError(
-            f"tokenizer of {tokenizer or name!r} has {len(loaded_tokenizer)} tokens but model {name!r} embeds only "
-            f"{vocabulary}: its token ids would fall outside the model's vocabulary; pass --tokenizer with the "
-            "model's own tokenizer")
-    return LoadedModel(name=name, path=target, model=model, tokenizer=loaded_tokenizer, causal=is_causal(config),
-                       n_layers=int(n_layers), n_heads=int(n_heads), d_head=int(d_head), max_length=int(max_length))
+
+@dataclasses.dataclass(frozen=True)
+class ModelRequest:
+    """Which model to load and how, checked once, when made (before any file is read).
+
+    ``name`` is a Hugging Face id, a local directory, a GGUF file or an alias (:func:`resolve`, when loading);
+    ``tokenizer`` (a name or path) overrides the tokenizer stored with the model, and a model without one (e.g. a
+    random model saved by a test) gets ``tokenizer=None`` and needs token ids; ``offline`` (default: the
+    ``HF_HUB_OFFLINE`` flags) never contacts a hub. ``dtype`` (:data:`DTYPES`, a name) is the weights' precision;
+    ``weights="disk"`` streams them from the safetensors files a layer at a time (:mod:`empirical.heads.offload`),
+    ``"auto"`` does so above :data:`STREAM_WEIGHTS` bytes. A request travels as it is (to a cluster's workers):
+    unpickling it checks nothing again.
+
+    >>> ModelRequest("minilm", dtype="bfloat16").torch_dtype
+    torch.bfloat16
+    >>> ModelRequest("minilm", dtype="float8")
+    Traceback (most recent call last):
+        ...
+    theorems.errors.InvalidArgument: --dtype='float8' must be one of float32, bfloat16, float16
+    """
+
+    name: str = DEFAULT_MODEL
+    offline: bool | None = None
+    tokenizer: str | None = None
+    dtype: str = DEFAULT_DTYPE
+    weights: str = "auto"
+
+    def __post_init__(self) -> None:
+        if isinstance(self.name, os.PathLike):
+            object.__setattr__(self, "name", os.fspath(self.name))  # the name results.json records
+        check_tokenizer(self.tokenizer)
+        if self.offline is not None:
+            offline_requested(self.offline)  # a bool or None, named if not
+        object.__setattr__(self, "dtype", check_dtype(self.dtype))  # a torch.dtype given: its name
+        check_weights(self.weights)
+
+    @property
+    def torch_dtype(self) -> torch.dtype:
+        return DTYPES[self.dtype]
+
+    def load(self, *, stream: bool = False) -> LoadedModel:
+        """The model, on the CPU in evaluation mode; ``stream=True`` streams a local safetensors model's weights from
+        disk whatever ``weights`` says (a layer-block worker of a cluster run: it reads only its block's layers).
+
+        >>> ModelRequest("minilm").load().n_heads             # doctest: +SKIP
+        12
+        """
+        # here, not at the top: `import empirical.heads.loading` stays free of transformers
+        from transformers import AutoConfig, AutoModel, AutoTokenizer
+
+        name, tokenizer, dtype = self.name, self.tokenizer, self.torch_dtype
+        offline = offline_requested(self.offline)
+        weights = "disk" if stream else self.weights
+        target = resolve(name)
+        local = offline or Path(target).is_dir()
+        if Path(target).is_dir():
+            check_model_folder(Path(target), name=name)
+        try:
+            config = AutoConfig.from_pretrained(target, local_files_only=local)
+        except (OSError, ValueError) as error:
+            raise _unavailable(name, offline, error) from error
+        try:
+            if _streams(target, weights, dtype):
+                model = streamed_model(Path(target), config, dtype=dtype)
+            else:
+                model = AutoModel.from_pretrained(target, attn_implementation="eager", local_files_only=local, dtype=dtype)
+        except ValueError as error:
+            if "attn_implementation" in str(error) or "eager" in str(error) or "attention" in str(error).lower():
+                raise NoAttentionError(
+                    f"model {name!r} ({config.model_type}) cannot return attention weights: it does not support "
+                    f"attn_implementation='eager' ({error})") from error
+            raise
+        except OSError as error:
+            raise _unavailable(name, offline, error) from error
+        model.eval()
+        config = model.config
+        if getattr(model, "main_input_name", "input_ids") != "input_ids" or model.get_input_embeddings() is None:
+            raise NoAttentionError(f"model {name!r} ({config.model_type}) is not a text model: it reads "
+                                   f"{getattr(model, 'main_input_name', '?')!r}, not token ids")
+        n_heads = getattr(config, "num_attention_heads", None)
+        n_layers = getattr(config, "num_hidden_layers", None)
+        hidden = getattr(config, "hidden_size", None)
+        if not (n_heads and n_layers and hidden):
+            raise NoAttentionError(f"model {name!r} ({config.model_type}) has no multi-head attention to read "
+                                   "(its config names no num_attention_heads / num_hidden_layers)")
+        d_head = getattr(config, "head_dim", None) or hidden // n_heads
+        max_length = (getattr(config, "max_position_embeddings", None) or getattr(config, "n_positions", None)
+                      or 1 << 20)
+        loaded_tokenizer = None
+        source = tokenizer or target
+        try:
+            loaded_tokenizer = AutoTokenizer.from_pretrained(source, local_files_only=offline or Path(str(source)).is_dir())
+        except (OSError, ValueError, TypeError, AttributeError) as error:
+            bpe = Path(str(source))
+            if (bpe / "vocab.json").is_file() and (bpe / "merges.txt").is_file():
+                # a bare byte-level BPE vocabulary (e.g. ../shared/data/gpt2-tokenizer) has no tokenizer_config.json
+                from transformers import GPT2TokenizerFast
+                loaded_tokenizer = GPT2TokenizerFast.from_pretrained(str(bpe))
+            elif tokenizer is not None:
+                raise ModelUnavailableError(f"cannot load tokenizer={tokenizer!r}: {error}") from error
+        if loaded_tokenizer is not None and not len(loaded_tokenizer) > 1:
+            loaded_tokenizer = None  # a directory without vocabulary files yields an empty tokenizer
+        vocabulary = model.get_input_embeddings().num_embeddings
+        if loaded_tokenizer is not None and len(loaded_tokenizer) > vocabulary:
+            raise ModelUnavailableError(
+                f"tokenizer of {tokenizer or name!r} has {len(loaded_tokenizer)} tokens but model {name!r} embeds only "
+                f"{vocabulary}: its token ids would fall outside the model's vocabulary; pass --tokenizer with the "
+                "model's own tokenizer")
+        return LoadedModel(name=name, path=target, model=model, tokenizer=loaded_tokenizer, causal=is_causal(config),
+                           n_layers=int(n_layers), n_heads=int(n_heads), d_head=int(d_head), max_length=int(max_length))

@@ -21,7 +21,8 @@ from types import SimpleNamespace
 import numpy as np
 
 from empirical import algorithms
-from empirical.heads.loading import gguf_architecture, is_causal, gguf_file, load_model
+from empirical.grids import EPSILONS, PAPER_LENGTHS, PAPER_NS, SEPARABILITY_NS, TEMPERATURES
+from empirical.heads.loading import gguf_architecture, is_causal, gguf_file
 from empirical.heads.projections import OUTPUT_PROJECTIONS, output_projections
 from empirical.heads.rows import map_rows, valid_rows
 from empirical.readings import claims as claims_module
@@ -34,6 +35,7 @@ from empirical.readings.sensitivity import sensitivity_rows
 from empirical.readings.table import markdown
 from empirical.runner import jsonable
 from empirical.setup import Setup
+from empirical.spec import RunSpec
 from theorems.errors import InvalidArgument
 from theorems.maths.gradient_sensitivity import fig4_claims, Sensitivity
 
@@ -45,11 +47,11 @@ MULTI_LENGTH = ("fig2a", "fig2c")
 class Work:
     """How much is computed: the grids of the algorithms and the query rows per head (``None``: all)."""
 
-    lengths: tuple = algorithms.PAPER_LENGTHS
-    ns: tuple = algorithms.PAPER_NS
-    separability_ns: tuple = algorithms.SEPARABILITY_NS
-    temperatures: tuple = algorithms.TEMPERATURES
-    epsilons: tuple = algorithms.EPSILONS
+    lengths: tuple = PAPER_LENGTHS
+    ns: tuple = PAPER_NS
+    separability_ns: tuple = SEPARABILITY_NS
+    temperatures: tuple = TEMPERATURES
+    epsilons: tuple = EPSILONS
     tokens: int | None = None
     n: int = 5
 
@@ -208,7 +210,8 @@ def measure_all(setup, chosen: dict[str, list[Reading]], work: Work, *, projecti
         for key in keys:
             began = time.perf_counter()
             derived = derive(base, Reading(key), projections=projections)
-            local = dataclasses.replace(setup, embeddings="values", progress=False, _cache={length: derived})
+            local = setup.with_sources(heads=lambda wanted, derived=derived, length=length:
+                                       derived if wanted == length else setup.heads(wanted))
             memo: dict = {}
             for claim, readings in chosen.items():
                 if length not in wanted[claim]:
@@ -252,16 +255,18 @@ def run(*, model: str, text, out, claims=None, readings=None, windows: int = 1, 
     feeds seeded random token ids.
     """
     # here, not at the top: `import empirical.readings.runner` stays free of matplotlib
-    from empirical.reproduce import check_options, versions
+    from empirical.reproduce import versions
 
     request = check_request(model=model, claims=claims, readings=readings, offline=offline)
-    check_options(text=text, out=out, windows=windows, embeddings="values", lengths=work.lengths, ns=work.ns,
-                  separability_ns=work.separability_ns, temperatures=work.temperatures, epsilons=work.epsilons)
+    spec = RunSpec.from_options(model=model, offline=offline, tokenizer=tokenizer, text=text, out=out, windows=windows,
+                                device=device, progress=False, lengths=work.lengths, ns=work.ns,
+                                separability_ns=work.separability_ns, temperatures=work.temperatures,
+                                epsilons=work.epsilons)
     if work.tokens is not None and (isinstance(work.tokens, bool) or not isinstance(work.tokens, int)
                                     or work.tokens < 1):
         raise InvalidArgument(f"--tokens={work.tokens!r} must be a positive integer (or 0 on the command line: every token)")
     began = time.perf_counter()
-    loaded = loaded if loaded is not None else load_model(model, offline=offline, tokenizer=tokenizer)
+    loaded = loaded if loaded is not None else spec.model.load()
     facts = {"model_type": loaded.model.config.model_type, "causal": loaded.causal}
     facts["output_projection"] = facts["model_type"] in OUTPUT_PROJECTIONS
     for reading in request["readings"] or []:  # the facts known only now (a hub id not in the cache)
@@ -271,7 +276,7 @@ def run(*, model: str, text, out, claims=None, readings=None, windows: int = 1, 
     needs_w_o = any(change in NEEDS_OUTPUT_PROJECTION for readings in chosen.values() for r in readings
                     for change in r.changes)
     projections = output_projections(loaded) if needs_w_o else None
-    setup = Setup(loaded, text=text, windows=windows, progress=False, device=device)
+    setup = Setup.from_spec(spec, loaded=loaded)
     parts, timings = measure_all(setup, chosen, work, projections=projections, progress=progress)
     results = {"model": loaded.describe(), "facts": facts, "text": None if text is None else str(text),
                "windows": windows, "lengths": setup.lengths(work.lengths), "work": dataclasses.asdict(work), "claims": adjudicate(chosen, parts),

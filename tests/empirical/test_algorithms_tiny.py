@@ -5,14 +5,14 @@ import pytest
 import torch
 
 from empirical import algorithms
-from empirical.setup import Setup
+from setups import setup_of
 
 pytestmark = pytest.mark.empirical
 
 
 @pytest.fixture(scope="module")
 def setup(tiny_gpt2):
-    return Setup(tiny_gpt2, text=None, windows=2, progress=False, budget=4 * 32 * 8 * 5)
+    return setup_of(tiny_gpt2, text=None, windows=2, progress=False, budget=4 * 32 * 8 * 5)
 
 
 def test_distance_point_equals_the_theory_functions_on_one_head_and_token(setup):

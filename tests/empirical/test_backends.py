@@ -5,7 +5,7 @@ Row by row: each algorithm's row function through ``map_rows`` on both backends,
 ``results.json``: the aggregations (token means, statistics over heads, maxima) are nondecreasing in every row
 value, so when every torch row lies in ``[numpy − bound, numpy + bound]`` the aggregate lies between the numpy
 pipeline run on ``numpy − bound`` and on ``numpy + bound`` (an envelope computed by the algorithms' own code, through
-``Setup.row_mapper``), up to the aggregation's own rounding. The counts, the KS tests' statistics and the checks'
+``Setup.with_sources``), up to the aggregation's own rounding. The counts, the KS tests' statistics and the checks'
 tallies must be equal, and the test first shows that they have to be: no row or per-head mean lies within its
 bound of a threshold or of another, so rounding cannot move them.
 """
@@ -16,9 +16,11 @@ import numpy as np
 import pytest
 
 from empirical import algorithms, kernels
+from empirical.grids import Grids
 from empirical.heads.rows import RowMap, map_rows
 from empirical.setup import Setup
 from rounding import U, distance_bounds, gamma, root_error, separability_bounds, sensitivity_bounds
+from setups import setup_of
 
 pytestmark = pytest.mark.empirical
 
@@ -28,7 +30,7 @@ TEMPERATURES, EPSILONS = (0.05, 1.0, 5.0), (1e-3, 1.0)
 
 @pytest.fixture(scope="module")
 def setups(tiny_gpt2):
-    return {backend: Setup(tiny_gpt2, text=None, windows=2, progress=False, backend=backend, workers=2)
+    return {backend: setup_of(tiny_gpt2, text=None, windows=2, progress=False, backend=backend, workers=2)
             for backend in ("numpy", "torch")}
 
 
@@ -104,10 +106,11 @@ OPTIONS = dict(lengths=(16, 24), ns=(1, 3, 8), separability_ns=SEPARABILITY_NS, 
 
 
 class Envelope:
-    """``Setup.row_mapper``: numpy's ``map_rows`` with every row value moved by ``sign`` times its rounding bound."""
+    """A setup's rows (``Setup.with_sources``): numpy's ``map_rows`` with every row value moved by ``sign`` times its
+    rounding bound; ``lengths`` are the lengths the algorithms asked ``setup`` for, in order."""
 
-    def __init__(self, sign: float, setup: Setup):
-        self.sign, self.setup = sign, setup
+    def __init__(self, sign: float, setup: Setup, lengths: list):
+        self.sign, self.setup, self.lengths = sign, setup, lengths
 
     def __call__(self, heads, function, **keywords):
         mapped = map_rows(heads, function, backend="numpy", workers=1, **keywords)
@@ -132,7 +135,7 @@ class Envelope:
         if "@" in keys[0]:  # Algorithms 1-2
             ns = sorted({int(key.split("@")[1]) for key in keys})
             return lambda rows: {key: value for key, value in distance_bounds(rows, ns).items() if key in keys}
-        length = self.setup._last_length  # Algorithm 3: its grid at the length it asked for last
+        length = self.lengths[-1]  # Algorithm 3: its grid at the length it asked for last
         grid = tuple(n for n in algorithms.critical_grid(length) if n < length)
 
         def grid_bounds(rows):  # Algorithm 3
@@ -144,7 +147,7 @@ class Envelope:
 def _run(setup):
     from empirical.runner import jsonable, run_algorithms
 
-    return jsonable(run_algorithms(setup, **OPTIONS)[0])
+    return jsonable(run_algorithms(setup, Grids(**OPTIONS))[0])
 
 
 def _leaves(tree, path=()):
@@ -165,22 +168,20 @@ envelope. Every other float is tested below by its own argument."""
 
 
 def test_results_json_agrees_within_the_envelope_of_its_rounding(tiny_gpt2, monkeypatch):
-    setups = {backend: Setup(tiny_gpt2, text=None, windows=2, progress=False, backend=backend, workers=2)
+    setups = {backend: setup_of(tiny_gpt2, text=None, windows=2, progress=False, backend=backend, workers=2)
               for backend in ("numpy", "torch")}
     expected, got = _run(setups["numpy"]), _run(setups["torch"])
     envelopes = {}
     for sign in (-1.0, 1.0):
-        setup = Setup(tiny_gpt2, text=None, windows=2, progress=False, backend="numpy", workers=1)
+        setup = setup_of(tiny_gpt2, text=None, windows=2, progress=False, backend="numpy", workers=1)
         lengths = []
         original = Setup.heads
 
         def heads(self, length, original=original, lengths=lengths):
             lengths.append(length)
-            self._last_length = length
             return original(self, length)
         monkeypatch.setattr(Setup, "heads", heads)
-        setup.row_mapper = Envelope(sign, setup)
-        envelopes[sign] = _run(setup)
+        envelopes[sign] = _run(setup.with_sources(rows=Envelope(sign, setup, lengths)))
         monkeypatch.undo()
     low, high = (dict(_leaves(envelopes[sign])) for sign in (-1.0, 1.0))
     mine = dict(_leaves(got))
@@ -201,7 +202,7 @@ def test_the_counts_and_ks_statistics_cannot_move_by_rounding(tiny_gpt2):
     """The premise of the equality above: every KS test compares per-head means whose envelopes do not overlap
     (so their order, the statistic and its p-value are fixed), and no check's margin lies within rounding of its
     tally's threshold."""
-    setup = Setup(tiny_gpt2, text=None, windows=2, progress=False, backend="numpy", workers=1)
+    setup = setup_of(tiny_gpt2, text=None, windows=2, progress=False, backend="numpy", workers=1)
     result = algorithms.critical_n(setup, lengths=(24,))
     statistics = [entry["statistic"] for entry in result["points"][0]["evaluated"]]
     assert all(0 <= s <= 1 for s in statistics)

@@ -47,7 +47,7 @@ def test_the_workers_reach_every_algorithm_process(tmp_path, monkeypatch):
     monkeypatch.setattr(bench, "run", lambda **kwargs: seen.update(kwargs) or [
         {"algorithm": 1, "name": "x", "seconds": 1.0, "peak_gib": 1.0, "paper_seconds": 60}])
     assert main(["bench", "--workers", "3", "--algorithms", "1", "--out", str(tmp_path / "b.md")]) == 0
-    assert seen["workers"] == 3
+    assert seen["spec"].workers == 3
 
 
 def test_a_model_that_is_not_a_local_folder_is_refused_before_any_work(tmp_path, capsys, monkeypatch):

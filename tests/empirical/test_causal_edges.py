@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from empirical import algorithms
-from empirical.setup import Setup
+from setups import setup_of
 from empirical.checks import Check, edge_rows, merge, tally
 
 pytestmark = pytest.mark.empirical
@@ -39,7 +39,7 @@ def test_only_theorem1_fixed_statements_set_rows_apart():
 
 def test_heads_with_repeated_values_have_delta_zero_and_get_no_theorem2_bound(tiny_gguf):
     # random ids from a 64-token vocabulary repeat within 32 tokens; layer 0 of a rotary model then repeats values
-    setup = Setup(tiny_gguf, text=None, windows=1, progress=False)
+    setup = setup_of(tiny_gguf, text=None, windows=1, progress=False)
     result = algorithms.separability(setup, length=32, ns=(2,), tokens=8)
     outside = result["outside_hypotheses"]
     layer0 = {(h["layer"], h["head"]) for h in outside["heads"] if h["layer"] == 0}

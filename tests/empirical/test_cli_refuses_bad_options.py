@@ -6,9 +6,8 @@ import struct
 
 import pytest
 
-from empirical import reproduce
 from empirical.__main__ import main
-from empirical.heads.loading import ModelUnavailableError, check_model_folder
+from empirical.heads.loading import ModelRequest, ModelUnavailableError, check_model_folder
 
 pytestmark = pytest.mark.empirical
 
@@ -41,7 +40,7 @@ def no_model(monkeypatch):
     """A model load fails the test: the checks must come first."""
     def load(*args, **kwargs):
         raise AssertionError("the model was loaded before the options were checked")
-    monkeypatch.setattr(reproduce, "load_model", load)
+    monkeypatch.setattr(ModelRequest, "load", load)
 
 
 def _reproduce(tmp_path, *options, text="some words " * 50):

@@ -6,6 +6,8 @@ import math
 import pytest
 
 from empirical import cluster, reproduce, runner
+from empirical.grids import Grids
+from empirical.spec import RunSpec
 
 pytestmark = [pytest.mark.empirical, pytest.mark.slow]
 
@@ -63,31 +65,28 @@ def test_reproduce_with_one_layer_per_block_streams_and_writes_the_same_results(
     _assert_same(json.loads((tmp_path / "results.json").read_text()), single)
 
 
-def _spec(tiny_gpt2_dir):
-    return {"model": str(tiny_gpt2_dir), "text": None, "windows": 1, "embeddings": "values", "offline": True,
-            "tokenizer": None, "device": "cpu"}
+def _spec(tiny_gpt2_dir, out, **options) -> RunSpec:
+    return RunSpec.from_options(model=str(tiny_gpt2_dir), text=None, out=out, offline=True, progress=False, **options)
 
 
 def test_a_rerun_reads_the_finished_algorithms_back_and_recomputes_the_others(tiny_gpt2_dir, tmp_path):
     from distributed import Client, LocalCluster
 
-    from empirical.heads.loading import load_model
     from empirical.setup import Setup
 
-    options = dict(OPTIONS, which=(1, 5))
-    spec = _spec(tiny_gpt2_dir)
-    identity = json.loads(json.dumps(runner.jsonable({"spec": spec,
-                                                          "options": {k: v for k, v in options.items() if k != "which"}})))
+    grids = Grids(**dict(OPTIONS, which=(1, 5)))
+    spec = _spec(tiny_gpt2_dir, tmp_path)
+    identity = cluster.task_identity(spec, grids)
     records = tmp_path / cluster.TASKS
     records.mkdir()
     marker = {"results": {"distance_vs_length": "read back"}, "timings": {"Alg. 1": 0.0}}
     (records / "alg1.json").write_text(json.dumps({"identity": identity, "answer": marker}))
     stale = {"results": {"sensitivity": "stale"}, "timings": {}}
     (records / "alg5.json").write_text(json.dumps({"identity": {"other": "options"}, "answer": stale}))
-    setup = Setup(load_model(str(tiny_gpt2_dir), offline=True), text=None, progress=False)
+    setup = Setup.from_spec(spec)
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as local, \
             Client(local) as client:
-        results, _ = cluster.run_blocks(client, setup=setup, spec=spec, options=options, out=tmp_path)
+        results, _ = cluster.run_blocks(client, setup=setup, spec=spec, grids=grids)
     assert results["distance_vs_length"] == "read back"  # not recomputed
     assert isinstance(results["sensitivity"], dict) and results["sensitivity"]["algorithm"] == 5  # the stale one was
     assert json.loads((records / "alg5.json").read_text())["identity"] == identity

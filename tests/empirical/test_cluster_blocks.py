@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from empirical import cluster, reproduce, runner
+from empirical.grids import Grids
 from empirical.setup import Setup
-from empirical.heads.loading import load_model
 from test_cluster import OPTIONS, _assert_same, _spec, single  # noqa: F401 (single: the fixture, shared)
 
 pytestmark = [pytest.mark.empirical, pytest.mark.slow]
@@ -61,11 +61,10 @@ def test_window_and_layer_block_tasks_merge_into_the_single_process_results(tiny
 def test_one_worker_writes_the_single_process_results(tiny_gpt2_dir, tmp_path, single):
     from distributed import Client, LocalCluster
 
-    setup = Setup(load_model(str(tiny_gpt2_dir), offline=True), text=None, progress=False)
+    spec = _spec(tiny_gpt2_dir, tmp_path)
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as local, \
             Client(local) as client:
-        results, _ = cluster.run_blocks(client, setup=setup, spec=_spec(tiny_gpt2_dir), options=OPTIONS,
-                                        out=tmp_path)
+        results, _ = cluster.run_blocks(client, setup=Setup.from_spec(spec), spec=spec, grids=Grids(**OPTIONS))
     for key, value in results.items():
         _assert_same(runner.jsonable(value), single[key], (key,))
 
@@ -92,10 +91,9 @@ def test_without_a_block_size_a_block_holds_what_one_process_holds(tiny_gpt2_dir
     assert made[0].blocks == [(0, 2)]  # the tiny model's two layers fit one block
 
 
-def _driver(tiny_gpt2_dir) -> tuple[Setup, dict]:
-    setup = Setup(load_model(str(tiny_gpt2_dir), offline=True), text=None, windows=1, embeddings="values",
-                  progress=False)
-    return setup, dict(_spec(tiny_gpt2_dir), layers_per_block=1)
+def _driver(tiny_gpt2_dir, out) -> tuple[Setup, object]:
+    spec = _spec(tiny_gpt2_dir, out, windows=1, embeddings="values", layers_per_block=1)
+    return Setup.from_spec(spec), spec
 
 
 def test_a_worker_killed_while_it_runs_a_task_has_the_task_rerun(tiny_gpt2_dir, tmp_path, single):
@@ -114,12 +112,12 @@ def test_a_worker_killed_while_it_runs_a_task_has_the_task_rerun(tiny_gpt2_dir, 
                 killed.append(busy[0])
             time.sleep(0.05)
 
-    setup, spec = _driver(tiny_gpt2_dir)
+    setup, spec = _driver(tiny_gpt2_dir, tmp_path)
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as local, \
             Client(local) as client:
         killer = threading.Thread(target=kill_a_busy_worker, args=(client,), daemon=True)
         killer.start()
-        results, _ = cluster.run_blocks(client, setup=setup, spec=spec, options=OPTIONS, out=tmp_path)
+        results, _ = cluster.run_blocks(client, setup=setup, spec=spec, grids=Grids(**OPTIONS))
         killer.join(timeout=5)
     assert killed, "no worker was killed: the test did not test anything"
     for key, value in results.items():
@@ -129,17 +127,17 @@ def test_a_worker_killed_while_it_runs_a_task_has_the_task_rerun(tiny_gpt2_dir, 
 def test_a_rerun_reads_the_saved_blocks_back_and_recomputes_stale_ones(tiny_gpt2_dir, tmp_path, single):
     from distributed import Client, LocalCluster
 
-    setup, spec = _driver(tiny_gpt2_dir)
-    options = dict(OPTIONS, which=(5,))
+    setup, spec = _driver(tiny_gpt2_dir, tmp_path)
+    grids = Grids(**dict(OPTIONS, which=(5,)))
     records = tmp_path / cluster.TASKS
 
     def tasks_for(client, chosen):
-        return cluster.block_tasks(client, setup=setup, spec=spec, options=chosen, out=tmp_path)
+        return cluster.block_tasks(client, setup=setup, spec=spec, grids=chosen)
 
     with LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as local, \
             Client(local) as client:
-        first = tasks_for(client, options)
-        cluster.run_blocks(client, setup=setup, spec=spec, options=options, out=tmp_path, tasks=first)
+        first = tasks_for(client, grids)
+        cluster.run_blocks(client, setup=setup, spec=spec, grids=grids, tasks=first)
         assert (first.computed, first.reused) == (2, 0)
         (records / "alg5.json").unlink()  # interrupted after its blocks, before the algorithm's record
         [layer1] = records.glob("*-alg5-call1-L16-w0-layers1-2.npz")
@@ -147,15 +145,15 @@ def test_a_rerun_reads_the_saved_blocks_back_and_recomputes_stale_ones(tiny_gpt2
         saved["g"] = np.full_like(saved["g"], 7.0)  # a marker: only a block read back from disk shows it
         with open(layer1, "wb") as handle:
             np.savez(handle, **saved)
-        again = tasks_for(client, options)
-        results, _ = cluster.run_blocks(client, setup=setup, spec=spec, options=options, out=tmp_path, tasks=again)
+        again = tasks_for(client, grids)
+        results, _ = cluster.run_blocks(client, setup=setup, spec=spec, grids=grids, tasks=again)
         assert (again.computed, again.reused) == (0, 2)  # no rows computed; the forward tasks made are the mpmath
         assert again.forwards <= len(again.blocks)  # confirmers' (a violating row's layer), one per block at most
         g = np.asarray(results["sensitivity"]["g_per_head"])  # [layer·head, n_T, n_ε]
         assert np.all(g[4:] == 7.0)  # layer 1's four heads came from the file
         _assert_same(runner.jsonable(g[:4].tolist()), single["sensitivity"]["g_per_head"][:4])
         (records / "alg5.json").unlink()
-        other = dict(options, temperatures=(0.5,))  # other options: another identity, every block recomputed
-        stale = tasks_for(client, other)
-        cluster.run_blocks(client, setup=setup, spec=spec, options=other, out=tmp_path, tasks=stale)
+        other = Grids(**dict(OPTIONS, which=(5,), temperatures=(0.5,)))  # other grids: another identity, every
+        stale = tasks_for(client, other)  # block recomputed
+        cluster.run_blocks(client, setup=setup, spec=spec, grids=other, tasks=stale)
         assert (stale.computed, stale.reused) == (2, 0)

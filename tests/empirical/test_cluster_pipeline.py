@@ -14,6 +14,7 @@ from empirical import cluster, reproduce
 from empirical.heads.extraction import extract
 from empirical.heads.loading import load_model
 from empirical.heads.offload import decoder_layers
+from empirical.spec import RunSpec
 from test_cluster import _assert_same
 from theorems.errors import InvalidArgument
 
@@ -77,4 +78,4 @@ def test_a_local_cluster_pipeline_on_the_7b_wide_checkpoint_writes_the_single_ma
     _assert_same(json.loads((tmp_path / "cluster" / "results.json").read_text()), single)
     assert single["settings"]["dtype"] == "bfloat16"
     # the workers stream the local checkpoint: each reads only its block's layer
-    assert cluster._worker_weights({"model": str(llama_2_layers), "weights": "auto", "layers_per_block": 1}) == "disk"
+    assert cluster.streams_on_workers(RunSpec.from_options(model=str(llama_2_layers), layers_per_block=1))

@@ -6,6 +6,7 @@ import pytest
 
 from empirical import compute_floor
 from empirical.algorithms import critical_grid
+from empirical.grids import Grids
 
 pytestmark = pytest.mark.empirical
 
@@ -30,12 +31,12 @@ def _distance(length, ns, d, causal):
 
 @pytest.mark.parametrize("causal", [True, False])
 def test_every_algorithm_counts_what_its_rows_must_do(causal):
-    options = {"ns": (1, 5, 10), "separability_ns": (1, 2, 4), "temperatures": (0.1, 1.0, 10.0), "epsilons": (1e-3, 1.0)}
+    grids = Grids(ns=(1, 5, 10), separability_ns=(1, 2, 4), temperatures=(0.1, 1.0, 10.0), epsilons=(1e-3, 1.0))
     heads, d, windows = 3, 4, 2
     scale = heads * windows
 
     def counted(number, lengths):
-        return compute_floor.work(number, options, lengths=lengths, heads=heads, d=d, causal=causal, windows=windows)
+        return compute_floor.work(number, grids, lengths=lengths, heads=heads, d=d, causal=causal, windows=windows)
 
     expected = {kind: 0 for kind in compute_floor.KINDS}
     for length in (8, 16):

@@ -14,6 +14,7 @@ import torch
 
 from empirical import algorithms, torch_kernels
 from empirical.setup import Setup
+from setups import setup_of
 
 pytestmark = pytest.mark.empirical
 
@@ -23,9 +24,9 @@ def _run(setup, run_every_algorithm):
 
 
 def test_the_device_path_gives_the_cpu_path_results(tiny_gpt2, run_every_algorithm, monkeypatch):
-    cpu = _run(Setup(tiny_gpt2, text=None, windows=2, progress=False, backend="torch", workers=2), run_every_algorithm)
+    cpu = _run(setup_of(tiny_gpt2, text=None, windows=2, progress=False, backend="torch", workers=2), run_every_algorithm)
     monkeypatch.setattr(torch_kernels, "SELECTION_ON_NUMPY", False)  # torch.topk/torch.sort, as on a GPU
-    device = _run(Setup(tiny_gpt2, text=None, windows=2, progress=False, backend="torch", workers=1),
+    device = _run(setup_of(tiny_gpt2, text=None, windows=2, progress=False, backend="torch", workers=1),
                   run_every_algorithm)  # one thread for every head, as on a GPU
     assert device == cpu  # bitwise: each head's arithmetic is the same whichever group or thread holds it
 
@@ -46,7 +47,7 @@ def test_a_pass_over_the_rows_moves_no_block_of_heads_off_the_device(tiny_gpt2, 
     the passes' gathered results (one per result array and pass): nothing per block. (On the CPU these are free; on
     a GPU each is a transfer after a ``.cpu()``, which is what the count stands for.)"""
     monkeypatch.setattr(torch_kernels, "SELECTION_ON_NUMPY", False)
-    setup = Setup(tiny_gpt2, text=None, windows=2, progress=False, backend="torch", workers=1)
+    setup = setup_of(tiny_gpt2, text=None, windows=2, progress=False, backend="torch", workers=1)
     smallest_block = 4 * 2 * 2  # heads x rows x keys: the smallest block of the tiny model
     moved, gathered = [], []
     for name in ("numpy", "tolist"):

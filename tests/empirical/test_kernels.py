@@ -116,9 +116,9 @@ def test_the_scan_reports_every_rejection_after_the_first_non_rejecting_n():
 
 def test_algorithm3_scans_the_whole_grid_and_agrees_with_the_distance_point(tiny_gpt2):
     from empirical import algorithms
-    from empirical.setup import Setup
+    from setups import setup_of
 
-    setup = Setup(tiny_gpt2, text=None, windows=1, progress=False)
+    setup = setup_of(tiny_gpt2, text=None, windows=1, progress=False)
     result = algorithms.critical_n(setup, lengths=(32,))
     point = result["points"][0]
     assert point["grid"] == list(algorithms.critical_grid(32)) == [e["n"] for e in point["evaluated"]]
@@ -131,9 +131,9 @@ def test_algorithm3_scans_the_whole_grid_and_agrees_with_the_distance_point(tiny
 
 def test_algorithm2_in_one_pass_equals_one_pass_per_n(tiny_gpt2):
     from empirical import algorithms
-    from empirical.setup import Setup
+    from setups import setup_of
 
-    setup = Setup(tiny_gpt2, text=None, windows=2, progress=False, budget=4 * 32 * 8 * 5)
+    setup = setup_of(tiny_gpt2, text=None, windows=2, progress=False, budget=4 * 32 * 8 * 5)
     together = algorithms.distance_points(setup, length=32, ns=(1, 3, 20))
     for point in together:  # causal rows: fewer rows at larger N
         alone = algorithms.distance_point(setup, length=32, n=point["n"])
@@ -199,9 +199,9 @@ def test_separability_block_counts_like_the_reference_on_repeated_embeddings_and
 
 def test_algorithms_1_and_2_keep_the_order_of_their_quantities_in_the_results(tiny_gpt2):
     from empirical import algorithms
-    from empirical.setup import Setup
+    from setups import setup_of
 
-    setup = Setup(tiny_gpt2, text=None, windows=1, progress=False)
+    setup = setup_of(tiny_gpt2, text=None, windows=1, progress=False)
     order = list(algorithms.DISTANCE_QUANTITIES)
     assert list(algorithms.distance_point(setup, length=32, n=3, checks=False)["per_head"]) == order
     for point in algorithms.distance_points(setup, length=32, ns=(1, 3)):

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from empirical import algorithms
-from empirical.setup import Setup
+from setups import setup_of
 from empirical.readings.claims import critical_point, ks_p_values, verdict
 from empirical.readings.grid import parse
 from empirical.readings.runner import Work, measure_all
@@ -15,7 +15,7 @@ TEMPERATURES = (0.01, 0.03, 0.1, 1.0, 3.0)
 
 @pytest.fixture(scope="module")
 def setup(tiny_gpt2):
-    return Setup(tiny_gpt2, text=None, windows=2, progress=False)
+    return setup_of(tiny_gpt2, text=None, windows=2, progress=False)
 
 
 def test_baseline_critical_n_equals_algorithm3(setup):

@@ -17,7 +17,7 @@ def no_loading(monkeypatch):
 
     def refuse(*args, **kwargs):
         raise AssertionError("the model was loaded before the input was checked")
-    monkeypatch.setattr(loading, "load_model", refuse)
+    monkeypatch.setattr(loading.ModelRequest, "load", refuse)
 
 
 @pytest.fixture

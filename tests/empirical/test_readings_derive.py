@@ -1,13 +1,11 @@
 """Each reading of the heads computes what its name says, on tiny random GPT-2s (one with keys tied to values)."""
 
-import dataclasses
-
 import numpy as np
 import pytest
 import torch
 
 from empirical import algorithms
-from empirical.setup import Setup
+from setups import setup_of
 from empirical.readings.derive import derive
 from empirical.readings.grid import parse
 
@@ -34,12 +32,12 @@ def tied_gpt2(tmp_path_factory):
 
 
 def _setup(loaded):
-    return Setup(loaded, text=None, windows=2, progress=False)
+    return setup_of(loaded, text=None, windows=2, progress=False)
 
 
 def _fractions(setup, reading):
     heads = derive(setup.heads(LENGTH), parse(reading))
-    local = dataclasses.replace(setup, _cache={LENGTH: heads})
+    local = setup.with_sources(heads={LENGTH: heads}.__getitem__)
     result = algorithms.separability(local, length=LENGTH, ns=(2, 4, 8))
     return np.array([point["per_head"]["fraction"] for point in result["points"]])
 

@@ -3,7 +3,7 @@
 import pytest
 import torch
 
-from empirical.setup import Setup
+from setups import setup_of
 from empirical.heads.projections import NoOutputProjectionError, output_projections
 from empirical.readings.derive import derive
 from empirical.readings.grid import parse
@@ -12,7 +12,7 @@ pytestmark = pytest.mark.empirical
 
 
 def test_llama_contributions_sum_to_the_output_projection(tiny_gguf):
-    setup = Setup(tiny_gguf, text=None, windows=1, progress=False)
+    setup = setup_of(tiny_gguf, text=None, windows=1, progress=False)
     heads = setup.heads(16)
     derived = derive(heads, parse("x=output"), projections=output_projections(tiny_gguf))
     for layer, block in enumerate(tiny_gguf.model.layers):

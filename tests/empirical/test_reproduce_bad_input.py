@@ -4,6 +4,7 @@ import pytest
 
 import empirical.reproduce
 from empirical.__main__ import main
+from empirical.heads.loading import ModelRequest
 
 pytestmark = pytest.mark.empirical
 
@@ -13,7 +14,7 @@ def no_model(monkeypatch):
     """Fail the test if a model is loaded: every error below must come first."""
     def refuse(*args, **kwargs):
         raise AssertionError("the model was loaded before the bad input was noticed")
-    monkeypatch.setattr(empirical.reproduce, "load_model", refuse)
+    monkeypatch.setattr(ModelRequest, "load", refuse)
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from empirical import algorithms
-from empirical.setup import Setup
+from setups import setup_of
 from empirical_paths import WAR_AND_PEACE, needs_shared
 
 pytestmark = [pytest.mark.empirical, pytest.mark.slow, needs_shared()]  # loads SmolLM2 from its GGUF file
@@ -12,7 +12,7 @@ pytestmark = [pytest.mark.empirical, pytest.mark.slow, needs_shared()]  # loads 
 
 @pytest.fixture(scope="module")
 def setup(smollm2):
-    return Setup(smollm2, text=WAR_AND_PEACE, windows=1, progress=False)
+    return setup_of(smollm2, text=WAR_AND_PEACE, windows=1, progress=False)
 
 
 def test_smollm2_is_the_causal_llama_with_270_query_heads_and_its_attention_is_recomputed_exactly(smollm2, setup):

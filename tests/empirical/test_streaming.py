@@ -9,7 +9,7 @@ from empirical import algorithms
 from empirical.corollary3 import sensitivity_confirmer
 from empirical.heads.extraction import extract
 from empirical.heads.stream import HeadStream, layers_per_block
-from empirical.setup import Setup
+from setups import setup_of
 
 pytestmark = pytest.mark.empirical
 
@@ -49,8 +49,8 @@ def test_the_stream_holds_one_block_and_extracts_each_block_once_per_pass(tiny_g
 
 
 def test_every_algorithm_gives_the_same_results_streamed_one_layer_at_a_time(tiny_gpt2, run_every_algorithm):
-    whole = Setup(tiny_gpt2, text=None, windows=2, progress=False)
-    streamed = Setup(tiny_gpt2, text=None, windows=2, progress=False, layers_per_block=1)
+    whole = setup_of(tiny_gpt2, text=None, windows=2, progress=False)
+    streamed = setup_of(tiny_gpt2, text=None, windows=2, progress=False, layers_per_block=1)
     assert isinstance(streamed.heads(24), HeadStream) and not isinstance(whole.heads(24), HeadStream)
     expected, got = run_every_algorithm(whole), run_every_algorithm(streamed)
     for number in expected:  # the same operations on the same tensors: the same bits
@@ -71,7 +71,7 @@ def test_block_sizes_follow_the_memory_budget():
     (lambda loaded, ids: extract(loaded, ids, layers=[0]), "layers="),
     (lambda loaded, ids: HeadStream(lambda r: None, layers=2, per_block=0), "per_block=0"),
     (lambda loaded, ids: HeadStream(lambda r: None, layers=2, per_block=1).layer_logits(2), "layer=2"),
-    (lambda loaded, ids: Setup(loaded, text=None, layers_per_block=0), "layers_per_block=0"),
+    (lambda loaded, ids: setup_of(loaded, text=None, layers_per_block=0), "--layers-per-block=0"),
     (lambda loaded, ids: layers_per_block(batch=1, length=0, heads=1, d_head=1, d_model=1, layers=1), "length=0"),
 ])
 def test_bad_streaming_arguments_are_named(tiny_gpt2, ids, call, message):

@@ -9,7 +9,7 @@ import json
 import pytest
 import torch
 
-from empirical.setup import Setup
+from setups import setup_of
 from empirical.heads.extraction import extract
 from empirical.heads.loading import load_model
 from empirical.heads.offload import decoder_layers
@@ -57,7 +57,7 @@ def test_every_algorithm_gives_the_same_results_with_streamed_weights(llama_2_la
     results = {}
     for weights in ("memory", "disk"):
         loaded = load_model(str(llama_2_layers), offline=True, dtype="bfloat16", weights=weights)
-        results[weights] = run_every_algorithm(Setup(loaded, text=None, windows=1, progress=False))
+        results[weights] = run_every_algorithm(setup_of(loaded, text=None, windows=1, progress=False))
     for number in results["memory"]:
         assert json.dumps(results["disk"][number], sort_keys=True, default=str) == \
             json.dumps(results["memory"][number], sort_keys=True, default=str), number

@@ -6,7 +6,7 @@ import threading
 import numpy as np
 import pytest
 
-from empirical.setup import Setup
+from setups import setup_of
 from empirical.heads.rows import check_workers, default_workers, map_rows
 from theorems.errors import InvalidArgument
 
@@ -17,8 +17,8 @@ SMALL_BLOCKS = 2_000
 
 
 def test_every_algorithm_gives_the_same_bits_on_one_and_on_two_workers(tiny_gpt2, run_every_algorithm):
-    serial = Setup(tiny_gpt2, text=None, windows=2, progress=False, budget=SMALL_BLOCKS, workers=1)
-    pooled = Setup(tiny_gpt2, text=None, windows=2, progress=False, budget=SMALL_BLOCKS, workers=2)
+    serial = setup_of(tiny_gpt2, text=None, windows=2, progress=False, budget=SMALL_BLOCKS, workers=1)
+    pooled = setup_of(tiny_gpt2, text=None, windows=2, progress=False, budget=SMALL_BLOCKS, workers=2)
     expected, got = run_every_algorithm(serial), run_every_algorithm(pooled)
     for number in expected:  # the same operations on the same blocks, merged in order
         assert json.dumps(got[number], sort_keys=True, default=str) == \
@@ -26,7 +26,7 @@ def test_every_algorithm_gives_the_same_bits_on_one_and_on_two_workers(tiny_gpt2
 
 
 def test_the_pool_runs_blocks_on_several_threads_and_merges_them_in_order(tiny_gpt2):
-    heads = Setup(tiny_gpt2, text=None, windows=2, progress=False).heads(24)
+    heads = setup_of(tiny_gpt2, text=None, windows=2, progress=False).heads(24)
     threads = set()
     running, most = [0], [0]
     lock = threading.Lock()
@@ -51,7 +51,7 @@ def test_the_pool_runs_blocks_on_several_threads_and_merges_them_in_order(tiny_g
 
 
 def test_an_error_in_one_block_reaches_the_caller(tiny_gpt2):
-    heads = Setup(tiny_gpt2, text=None, progress=False).heads(16)
+    heads = setup_of(tiny_gpt2, text=None, progress=False).heads(16)
 
     def function(rows):
         if rows.index[0] == 5:
@@ -65,10 +65,10 @@ def test_an_error_in_one_block_reaches_the_caller(tiny_gpt2):
 @pytest.mark.parametrize("bad", [0, -1, 1.5, True, "2"])
 def test_a_bad_workers_value_is_named(tiny_gpt2, bad):
     with pytest.raises(InvalidArgument, match="workers="):
-        Setup(tiny_gpt2, text=None, workers=bad)
+        setup_of(tiny_gpt2, text=None, workers=bad)
     with pytest.raises(InvalidArgument, match="workers="):
         check_workers(bad)
 
 
 def test_the_default_is_the_cores_this_process_may_use(tiny_gpt2):
-    assert Setup(tiny_gpt2, text=None).workers == default_workers() >= 1
+    assert setup_of(tiny_gpt2, text=None).workers == default_workers() >= 1

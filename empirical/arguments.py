@@ -1,6 +1,7 @@
-"""The checks of a command line's grids and lists, before a model loads (``python -m empirical reproduce``'s
-``--algorithms``, ``--temperatures``, ``--ns``, ``--lengths``); with the lower floors' checks a command line also makes
-(a count, an amount of work, an output path, a text file), so that one import gives a command line all of them.
+"""The checks of a run's grids and lists, before a model loads (``python -m empirical reproduce``'s and ``bench``'s
+``--algorithms``, ``--temperatures``, ``--ns``, ``--lengths``); :class:`empirical.grids.Grids` and
+:mod:`empirical.bench` call them. A count, an amount of work, an output path or a text file are checked by the ground
+floor's own checks (``theorems.arithmetic.validation``, ``theorems.arithmetic.files``), imported where they are used.
 """
 
 from __future__ import annotations
@@ -8,8 +9,6 @@ from __future__ import annotations
 import math
 import numbers
 
-from theorems.arithmetic.files import check_json_file, check_output_path, check_text_file
-from theorems.arithmetic.validation import check_integer, check_work
 from theorems.errors import InvalidArgument
 
 
@@ -66,7 +65,3 @@ def check_at_most(values, limit: int, *, name: str, what: str) -> tuple[int, ...
     if bad:
         raise InvalidArgument(f"{name}={tuple(values)!r} must be at most {what}; {bad[0]!r} is not")
     return tuple(values)
-
-
-__all__ = ["check_at_most", "check_below", "check_finite_grid", "check_integer", "check_json_file", "check_output_path",
-           "check_subset", "check_text_file", "check_work"]

@@ -38,6 +38,7 @@ from empirical.corollary3 import sensitivity_checks, sensitivity_confirmer, stat
 from empirical.grids import EPSILONS, PAPER_LENGTHS, PAPER_NS, SEPARABILITY_NS, TEMPERATURES
 from empirical.heads.extraction import Heads
 from empirical.heads.rows import Rows, valid_rows
+from empirical.heads.tensor_rows import on_unit_sphere
 from empirical.kernels import separability_block, sensitivity_block
 from empirical.setup import Setup
 from theorems.errors import InvalidArgument
@@ -370,8 +371,7 @@ def minimum_distances(heads: Heads, *, embeddings: str = "values") -> np.ndarray
     batch, layers, n_heads, _ = heads.sizes
     out = np.empty((batch, layers, n_heads))
     for layer in range(layers):  # one Gram matrix [H, L, L] per (layer, window): one layer's tables at a time
-        x = heads.layer_embeddings(layer, embeddings).to(torch.float64)  # [B, H, L, d]
-        x = x / x.norm(dim=-1, keepdim=True).clamp_min(torch.finfo(torch.float64).tiny)
+        x = on_unit_sphere(heads.layer_embeddings(layer, embeddings).to(torch.float64))  # [B, H, L, d]
         for window in range(batch):
             out[window, layer] = least_distances(x[window]).cpu().numpy()
     return out

@@ -29,7 +29,7 @@ import torch
 
 from empirical.heads.block import RowMap, Rows
 from empirical.heads.extraction import Heads
-from empirical.heads.tensor_rows import last_seen, map_tensor_rows, tensor_blocks
+from empirical.heads.tensor_rows import last_seen, map_tensor_rows, on_unit_sphere, tensor_blocks
 from theorems.errors import InvalidArgument
 
 BUDGET = 1 << 25
@@ -90,7 +90,7 @@ def blocks(heads: Heads, index: np.ndarray, *, embeddings: str = "values", width
         for window in range(batch):
             x = layer_x[window].to(torch.float64)  # [H, L, d]
             if normalise:
-                x = x / x.norm(dim=-1, keepdim=True).clamp_min(torch.finfo(torch.float64).tiny)
+                x = on_unit_sphere(x)
             visible = heads.visible[window].cpu().numpy()  # [L, L]
             x = x.cpu().numpy()[:, None]  # [H, 1, L, d]
             for start, stop in zip(starts[:-1], starts[1:]):

@@ -59,6 +59,11 @@ def last_seen(visible: torch.Tensor) -> torch.Tensor:
     return torch.where(visible, positions, 0).amax(-1)
 
 
+def on_unit_sphere(x: torch.Tensor) -> torch.Tensor:
+    """``x [..., d]`` float64 scaled to unit norm along its last axis (Algorithm 4); a zero row stays zero."""
+    return x / x.norm(dim=-1, keepdim=True).clamp_min(torch.finfo(torch.float64).tiny)
+
+
 def tensor_blocks(heads, index: np.ndarray, starts: list[int], *, embeddings: str = "values",
                   normalise: bool = False) -> Iterator[Block]:
     """The blocks ``index[starts[b]:starts[b + 1]]`` of every (window, layer), layers in order (a
@@ -71,7 +76,7 @@ def tensor_blocks(heads, index: np.ndarray, starts: list[int], *, embeddings: st
         for window in range(batch):
             x = layer_x[window].to(torch.float64)  # [H, L, d]
             if normalise:
-                x = x / x.norm(dim=-1, keepdim=True).clamp_min(torch.finfo(torch.float64).tiny)
+                x = on_unit_sphere(x)
             visible = heads.visible[window]
             seen = last_seen(visible).cpu().numpy() + 1  # [L] per row, the keys up to its last visible one
             for start, stop in zip(starts[:-1], starts[1:]):

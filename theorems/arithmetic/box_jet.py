@@ -194,6 +194,15 @@ class BoxJet:
     def __pos__(self): return self.fresh()
     def __abs__(self): return RULES["absolute"](self)
 
+    # numpy's ufuncs on object arrays (``np.exp(l)`` in a side written with plain numpy) call these methods
+    def exp(self): return UNARY["exp"](self)
+    def log(self): return UNARY["log"](self)
+    def sqrt(self): return UNARY["sqrt"](self)
+    def tanh(self): return UNARY["tanh"](self)
+    def expm1(self): return UNARY["expm1"](self)
+    def sin(self): return UNARY["sin"](self)
+    def cos(self): return UNARY["cos"](self)
+
     # comparisons: certain on the box, or Undecided --------------------------------------------------------------
     def _compare(self, other, name: str, sign: int, strict: bool) -> bool:
         if isinstance(other, np.ndarray) and other.ndim:

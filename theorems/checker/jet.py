@@ -59,8 +59,8 @@ _BRANCH: contextvars.ContextVar["Choices | None"] = contextvars.ContextVar("chec
 """The choices of the innermost :func:`branching` block (``None``: an undecided ``max`` takes the hull)."""
 _HULLS: contextvars.ContextVar["HullCount | None"] = contextvars.ContextVar("checker_hulls", default=None)
 """The innermost :func:`counting_hulls` block's count."""
-_UNTAGGED: contextvars.ContextVar[bool] = contextvars.ContextVar("checker_untagged", default=False)
-"""Whether shift tags are set aside (:func:`untagged`)."""
+_UNCHECKED: contextvars.ContextVar[bool] = contextvars.ContextVar("checker_unchecked", default=False)
+"""Whether degrees and shift tags are set aside (:func:`unchecked`)."""
 
 
 @contextlib.contextmanager
@@ -181,7 +181,7 @@ def current_box() -> Box:
 
 def _degree(a: "Jet", b: "Jet", operation: str):
     """The common degree of ``a`` and ``b`` (an exact 0 has every degree), or :class:`NotHomogeneous`."""
-    if a.deg == b.deg or b.v.is_zero():
+    if a.deg == b.deg or b.v.is_zero() or _UNCHECKED.get():
         return a.deg
     if a.v.is_zero():
         return b.deg
@@ -197,19 +197,20 @@ def _exact_number(a: "Jet") -> Fraction | None:
 
 
 def _tracked() -> bool:
-    """Whether the current box tracks shift tags (then every jet on it carries one), outside :func:`untagged`."""
-    return current_box().shifting and not _UNTAGGED.get()
+    """Whether the current box tracks shift tags (then every jet on it carries one), outside :func:`unchecked`."""
+    return current_box().shifting and not _UNCHECKED.get()
 
 
 @contextlib.contextmanager
-def untagged():
-    """Within this block no shift tag is checked: the claim ``g`` built from two sides whose tags were checked (a
-    ratio of two sides that move alike moves in no fixed way, and need not)."""
-    token = _UNTAGGED.set(True)
+def unchecked():
+    """Within this block neither degrees nor shift tags are checked: what is built from two sides whose degrees and
+    tags were checked, to bound them (the claim ``g``, a ratio of two sides that move alike, which moves in no fixed
+    way; ``g + λ·c`` with a branch's condition ``c``, of another degree), need not scale or stay put itself."""
+    token = _UNCHECKED.set(True)
     try:
         yield
     finally:
-        _UNTAGGED.reset(token)
+        _UNCHECKED.reset(token)
 
 
 def _same_shift(a: "Jet", b: "Jet", operation: str):
@@ -461,7 +462,7 @@ class Jet:
             return -self
         choices = _BRANCH.get()
         if choices is not None:
-            return (self, -self)[choices.choose(2)].fresh()
+            return (self, -self)[choices.choose(2, [[self], [-self]])].fresh()
         _took_hull()
         d = self.d if self.c.lower() >= 0 else tuple(-x for x in self.d) if self.c.upper() <= 0 else map(hull_zero, self.d)
         return make_jet(abs(self.c), d, (flint.arb(0), max(-self.lo, self.hi)), tuple(map(hull_zero, self.g)), None,
@@ -511,7 +512,7 @@ class Jet:
         return self._square()
 
     def _dimensionless(self, name: str):
-        if self.deg not in (None, 0):
+        if self.deg not in (None, 0) and not _UNCHECKED.get():
             raise NotHomogeneous(f"{name} of a quantity of degree {self.deg}")
         return self.deg
 
@@ -522,7 +523,14 @@ class Jet:
             return NotImplemented  # an array: numpy compares element by element
         difference = self - other
         still(difference, "a comparison")
-        return _decide(difference.lo, difference.hi, strict=strict, sign=sign)
+        try:
+            return _decide(difference.lo, difference.hi, strict=strict, sign=sign)
+        except Undecided:
+            choices = _BRANCH.get()
+            if choices is None:
+                raise
+            signed = difference if sign > 0 else -difference  # true where signed ≥ 0 (its closure), false elsewhere
+            return choices.choose(2, [[signed], [-signed]], continuous=False) == 0
 
     def __lt__(self, other):
         return self._compare(other, strict=True, sign=-1)
@@ -548,6 +556,9 @@ class Jet:
             return True
         if difference.lo > 0 or difference.hi < 0:
             return False
+        choices = _BRANCH.get()
+        if choices is not None:  # equal where d ≥ 0 and −d ≥ 0; unequal on a set that is not closed: no condition
+            return choices.choose(2, [[difference, -difference], []], continuous=False) == 0
         raise Undecided(f"whether [{difference.lo}, {difference.hi}] is 0 is undecided on this box")
 
     def __ne__(self, other):
@@ -562,6 +573,9 @@ class Jet:
             return True
         if self.v.is_zero():
             return False
+        choices = _BRANCH.get()
+        if choices is not None:
+            return choices.choose(2, [[], [self, -self]], continuous=False) == 0
         raise Undecided(f"the truth of [{self.lo}, {self.hi}] is undecided on this box")
 
     def __float__(self) -> float:
@@ -623,15 +637,21 @@ def jet(value) -> Jet | None:
 
 
 class Choices:
-    """The choices of one *branch* evaluation: where a ``max`` (or ``abs``) is undecided on the box, take the argument
-    ``prefix`` says (then the first), and record each choice and how many there were."""
+    """The choices of one *branch* evaluation: where a ``max``, ``abs`` or comparison is undecided on the box, take the
+    outcome ``prefix`` says (then the first), and record each choice and how many there were; ``conditions``: jets
+    ``c`` with ``c ≥ 0`` wherever the outcomes taken are the side's (``a − b`` for ``max`` taking ``a``);
+    ``continuous``: no comparison was split (a ``max`` or ``abs`` is continuous across its branches, a comparison's
+    outcome may make the side jump, and then no face of the box may be claimed)."""
 
     def __init__(self, prefix=()) -> None:
-        self.prefix, self.made = list(prefix), []
+        self.prefix, self.made, self.conditions, self.continuous = list(prefix), [], [], True
 
-    def choose(self, n: int) -> int:
+    def choose(self, n: int, conditions=None, *, continuous: bool = True) -> int:
         pick = self.prefix[len(self.made)] if len(self.made) < len(self.prefix) else 0
         self.made.append((pick, n))
+        if conditions is not None:
+            self.conditions.extend(conditions[pick])
+        self.continuous = self.continuous and continuous
         return pick
 
     def next_prefix(self) -> list[int] | None:
@@ -691,7 +711,7 @@ def maximum(a, b) -> Jet:
         return b.fresh()
     choices = _BRANCH.get()
     if choices is not None:
-        return (a, b)[choices.choose(2)].fresh()
+        return (a, b)[choices.choose(2, [[difference], [-difference]])].fresh()
     _took_hull()
     d = a.d if difference.c.lower() > 0 else b.d if difference.c.upper() < 0 else (x.union(y) for x, y in zip(a.d, b.d))
     return make_jet(a.c.max(b.c), d, (max(a.lo, b.lo), max(a.hi, b.hi)), tuple(x.union(y) for x, y in zip(a.g, b.g)),
@@ -713,7 +733,8 @@ def maximum_of(values) -> Jet:
     live = [v for v in values if v.hi >= floor]
     choices = _BRANCH.get()
     if len(live) > 1 and choices is not None:
-        return live[choices.choose(len(live))].fresh()
+        larger = [[v - w for w in live if w is not v] for v in live]  # v is the max where v − w ≥ 0 for every w
+        return live[choices.choose(len(live), larger)].fresh()
     result = live[0].fresh()
     for v in live[1:]:
         result = maximum(result, v)

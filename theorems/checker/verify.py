@@ -48,7 +48,7 @@ import numpy as np
 from theorems.checker import certificate as certificates
 from theorems.checker.cover import outside, uncovered
 from theorems.checker.jet import (Box, Choices, NotHomogeneous, NotInvariant, Undecided, at_least_bits, branching,
-                                  constant, counting_hulls, jet, on_box, untagged)
+                                  constant, counting_hulls, jet, on_box, unchecked)
 from theorems.checker.space import JET, as_jet_array
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
@@ -169,6 +169,7 @@ class Checker:
         self.certificate, self.statement, self.refine, self.progress = certificate, statement, refine, progress
         self.domain = certificate.proved_on
         self.evaluations = self.faces = self.hulls = 0
+        self.faces_sound = True
         self.one_plus_slack = 1 + certificate.slack
         homogeneity = certificate.homogeneity
         self.degrees = dict(homogeneity.degrees) if homogeneity else {}
@@ -310,6 +311,10 @@ class Checker:
         """``("closed" | "face" | "refuted" | "open", why)`` for element ``e`` on the box, every path agreeing;
         ``exact``: the one path encloses the true function (a refutation is only read off that one)."""
         values = [path[e] for path in paths]
+        if steps and not exact and not self.faces_sound:
+            return "open", (f"element {e}: the certificate reduces a coordinate to a face of a box the checker evaluates "
+                            "path by path across a comparison (the side may jump between paths), or by a path's "
+                            "conditions: no face is claimed there")
         if steps:
             k, side = steps[0]
             sign = 1 if side == "high" else -1
@@ -357,18 +362,20 @@ class Checker:
             return [values], forms
         if not self.hulls:
             return None, forms
-        paths, prefix = [], []
+        paths, prefix, self.faces_sound = [], [], True
         while prefix is not None:
             if len(paths) == MAX_BRANCHES:
-                raise Undecided(f"more than {MAX_BRANCHES} branches of undecided maxima")
+                raise Undecided(f"more than {MAX_BRANCHES} branches of undecided decisions")
             choices = Choices(prefix)
             with branching(choices):
-                values, forms = self._evaluate_path(low, high, forms)
+                values, forms = self._evaluate_path(low, high, forms, choices)
             paths.append(values)
             prefix = choices.next_prefix()
         return paths, forms
 
-    def _evaluate_path(self, low, high, forms):
+    def _evaluate_path(self, low, high, forms, choices=None):
+        """``([g per element], forms)`` on the box; on a path of a branch evaluation (``choices``), each ``g`` that
+        does not close alone is bounded where the path's conditions hold (:func:`_where_taken`)."""
         self.evaluations += 1
         box = Box(low, high, graded=bool(self.degrees), shifting=self.shift is not None)
         with on_box(box, self.coordinate_degrees, self.coordinate_shifts) as coordinates:
@@ -382,14 +389,21 @@ class Checker:
             if any(x is None for x in small + big):
                 raise CertificateRejected("a side returned something that is not a real number")
             forms = forms or [_form(b) for b in big]
-            return [self._g(s, b, form) for s, b, form in zip(small, big, forms)], forms
+            values = [self._g(s, b, form) for s, b, form in zip(small, big, forms)]
+            if choices is None:
+                return values, forms
+            with unchecked():
+                bounded = [_where_taken(g, choices.conditions) if g.hi > 0 else g for g in values]
+            self.faces_sound = self.faces_sound and choices.continuous and all(
+                a is b for a, b in zip(bounded, values))
+            return bounded, forms
 
     def _g(self, small, big, form: str):
         if self.degrees:
             _same_degree(small, big)
         if self.shift:
             _invariant(small, big, self.shift.sides)
-            with untagged():
+            with unchecked():
                 return self._claim(small, big, form)
         return self._claim(small, big, form)
 
@@ -403,6 +417,31 @@ class Checker:
             raise CertificateRejected(f"the box claims sup small/big ≤ {float(self.bound):.12g}, but big is not certainly "
                             "≥ 0 on it, so no ratio bound is proved there")
         return small - big * _arb(self.one_plus_slack)
+
+
+def _where_taken(g, conditions):
+    """``g + Σ λ_j c_j`` with multipliers ``λ_j ≥ 0`` the checker picks for the path's conditions ``c_j ≥ 0`` (it is
+    ``≥ g`` wherever the path is the side's, so its ``≤ 0`` proves ``g ≤ 0`` there): for each condition in turn, the
+    multiplier that most lowers the enclosure's upper end among the projection of ``g``'s slope at the box's point on
+    ``c``'s and the ratios that cancel one coordinate's slope, each also halved and doubled."""
+    best = g
+    for c in conditions:
+        for weight in _multipliers(best, c):
+            candidate = best + c * flint.arb(weight)
+            if candidate.hi < best.hi:
+                best = candidate
+        if best.hi <= 0:
+            break
+    return best
+
+
+def _multipliers(g, c) -> set[float]:
+    mine, theirs = [float(x.mid()) for x in g.d], [float(x.mid()) for x in c.d]
+    norm = sum(t * t for t in theirs)
+    found = {-sum(m * t for m, t in zip(mine, theirs)) / norm} if norm > 0 else set()
+    found |= {-float(a.mid()) / float(b.mid()) for a, b in zip(g.g, c.g) if b.is_finite() and a.is_finite()
+              and float(b.mid()) != 0}
+    return {w * scale for w in found if w > 0 and np.isfinite(w) for scale in (0.5, 1.0, 2.0)}
 
 
 def _form(big) -> str:

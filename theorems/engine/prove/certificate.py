@@ -31,10 +31,11 @@ from theorems.engine.prove.domain import interval_bounds, is_interval
 from theorems.engine.prove.state import now
 from theorems.errors import InvalidArgument
 
-METHODS = ("mean-value", "mean-value+faces", "taylor2", "taylor2+faces")
+METHODS = ("mean-value", "mean-value+faces", "taylor2", "taylor2+faces", "mean-value+branches", "taylor2+branches")
 """How a box was closed: the dual's enclosure (plain interval value ∩ mean-value form) or the second-order Taylor
 form (jets of order 2, :mod:`theorems.arithmetic.box_jet`) on the whole box, or either after the face reductions where ``g`` is
-certainly monotone."""
+certainly monotone, or either path by path where a decision of the side is undecided on the box
+(:mod:`theorems.engine.prove.branches`; no faces there)."""
 
 
 @dataclasses.dataclass(frozen=True)

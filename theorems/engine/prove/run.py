@@ -23,6 +23,7 @@ provable only with ``slack > 0``.
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import heapq
 import itertools
@@ -39,7 +40,7 @@ from theorems.engine.prove import certificate as certificates
 from theorems.engine.prove import reduction
 from theorems.engine.prove.domain import Domain, as_written, bisect, centre
 from theorems.engine.prove.domain_check import check_domain
-from theorems.engine.prove.evaluate import MEAN_VALUE, TAYLOR2, bound
+from theorems.engine.prove.evaluate import BRANCHES, MEAN_VALUE, TAYLOR2, bound
 from theorems.engine.prove.points import Refuted, refute_at, sample
 from theorems.engine.prove.result import Outcome, Proof
 from theorems.engine.prove.state import TAYLOR_BELOW, BranchAndBound, now, past, sides
@@ -255,7 +256,7 @@ def _checked_reduction(statement, domain, option, searches, *, slack, deadline, 
     data = certificates.certificate_json(statement=statement, domain=domain, slack=slack, leaves=leaves,
                                          bits=bits if bits > START_BITS else 0, **option.fields(domain))
     method = (f"{option.describe()}, proved by the checker's evaluation on every box; after it: "
-              f"{_method(searches[0])}")
+              f"{_method(*searches)}")
     whole = Domain.parse(domain)
     sup = None
     if option.sides == "each" and all(search.ratio_known for search in searches):
@@ -296,14 +297,22 @@ def box_json(domain: Mapping[str, Any]) -> dict[str, Any]:
     return shown
 
 
-def _method(search: BranchAndBound) -> str:
-    """What closed the boxes: the mean-value form (interval ∩ mean-value, monotone faces) and, where it stalled,
-    the second-order Taylor form (with how many boxes each), on boxes in ``T`` or with ``T`` fixed."""
-    taylor = search.closed_by.get(TAYLOR2.name, 0)
-    forms = (f"interval ∩ mean-value form on {search.closed_by.get(MEAN_VALUE.name, 0)} boxes, second-order Taylor "
-             f"form on {taylor}" if taylor else "interval ∩ mean-value form")
+def _method(*searches: BranchAndBound) -> str:
+    """What closed the boxes (of one search, or of a reduction's searches, one per piece): the mean-value form
+    (interval ∩ mean-value, monotone faces) and, where it stalled, the second-order Taylor form, and path by path
+    where a decision was undecided (with how many boxes each), on boxes in ``T`` or with ``T`` fixed."""
+    counts = collections.Counter()
+    for search in searches:
+        counts.update(search.closed_by)
+    branched = counts[BRANCHES] + counts[f"{MEAN_VALUE.name}+branches"]
+    taylor = counts[TAYLOR2.name]
+    forms = "interval ∩ mean-value form"
+    if taylor or branched:
+        forms += f" on {counts[MEAN_VALUE.name]} boxes, second-order Taylor form on {taylor}"
+    if branched:
+        forms += f", path by path at undecided decisions on {branched}"
     text = f"branch-and-bound in arb balls ({forms}, monotone faces)"
-    return text + ", T a coordinate of the box" if "T" in search.domain.keys else text
+    return text + ", T a coordinate of the box" if "T" in searches[0].domain.keys else text
 
 
 def _described(statement: Statement, domain: Domain) -> str:

@@ -92,7 +92,8 @@ def prove(statement: Statement, domain: Mapping[str, Any] | None = None, *, slac
     ``homogeneity``: with ``T`` on an interval, first try the reduction to ``T = 1``
     (:mod:`theorems.engine.prove.reduction`); it counts only when the checker proves it for these sides on
     every box, else ``T`` stays a coordinate of the box (within the time left). ``shift``: for a vector of
-    intervals (raw logits ``l``), first try the reduction to ``max l = 0`` (after the one to ``T = 1``), on the
+    intervals (raw logits ``l``), first try the reduction to ``max l = 0`` (after the one to ``T = 1``; then, where
+    none of those closes within half the time, the shift alone with ``T`` in the box, within the rest), on the
     same terms. Where only ``lhs − rhs`` is shift invariant, the theorem proved is ``lhs − rhs ≤ slack·rhs`` with
     ``rhs`` at the shifted instance ``l − max l`` (the method says so, and ``sup`` is ``None``).
     """
@@ -106,11 +107,15 @@ def prove(statement: Statement, domain: Mapping[str, Any] | None = None, *, slac
     slack = float(slack)
     options = reduction.reductions(domain, homogeneity=homogeneity, shift=shift)
     if options and not _refuted_on_sight(statement, parsed, slack, seed, deadline):
+        # the reductions to T = 1 within half the time; then those that keep T (a shift alone: the tight set of
+        # the base at T = 1 may be a diagonal where, with T in the box, it is a face), within the rest
         half = None if deadline is None else started + max_seconds / 2
-        reduced = _reduced(statement, domain, options, slack=slack, deadline=half, seed=seed, path=path,
-                           started=started, max_boxes=max_boxes, second_order=second_order)
-        if reduced is not None:
-            return reduced
+        stages = (([o for o in options if o.degrees], half), ([o for o in options if not o.degrees], deadline))
+        for stage, until in stages:
+            reduced = _reduced(statement, domain, stage, slack=slack, deadline=until, seed=seed, path=path,
+                               started=started, max_boxes=max_boxes, second_order=second_order) if stage else None
+            if reduced is not None:
+                return reduced
     outcome = search_on(statement, parsed, slack=slack, deadline=deadline, seed=seed, max_boxes=max_boxes,
                         second_order=second_order)
     search = outcome.search

@@ -28,7 +28,7 @@ VERSION = 2
 """The newest certificate format version this checker reads (2: a shift reduction, ``"shift"``, and boxes by
 ``"piece"``; a certificate without one is written as version 1)."""
 SIDES_INVARIANT = ("each", "difference")
-"""What a shift reduction claims does not move: each side (the claim ``small ≤ (1 + slack)·big`` is the same at
+"""What a shift reduction claims does not move: each side (the claim ``small ≤ big + slack·|big|`` is the same at
 ``l`` and ``l − max l``), or only ``lhs − rhs`` (the slack is then measured at the shifted instance)."""
 SIDES = ("low", "high")
 

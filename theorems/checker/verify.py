@@ -1,7 +1,7 @@
 """``verify_proof``: re-check a proof certificate with the checker's own arithmetic, sharing no bounding code
 with the prover that wrote it.
 
-For a statement ``small ≤ big`` the certificate claims ``small ≤ (1 + slack)·big`` on its domain. The checker
+For a statement ``small ≤ big`` the certificate claims ``small ≤ big + slack·|big|`` on its domain. The checker
 says ``proved`` only when
 
 1. the boxes tile the domain (:mod:`~theorems.checker.cover`, exact rationals); with a homogeneity
@@ -10,7 +10,8 @@ says ``proved`` only when
    homogeneous, ``small`` and ``big`` of one degree, so the claim at a scaled point is the claim at the base point;
 2. on every box, each element's ``g ≤ 0`` is proved by its own jets (:mod:`~theorems.checker.space`), where
    ``g = small/big − b`` if ``big > 0`` on the box (``b`` the box's claimed bound, else ``1 + slack``),
-   ``small − b·big`` if ``big ≥ 0``, ``small − (1 + slack)·big`` otherwise;
+   ``small − b·big`` if ``big ≥ 0``, ``small − (1 − slack)·big`` if ``big ≤ 0``, ``small − (1 + slack)·big``
+   otherwise (each ``≤ 0`` only where the claim holds);
 3. each face reduction the certificate claims is re-proved: ``∂g/∂x_k`` enclosed on the whole box has the claimed
    sign, so ``g``'s largest value is on that face, where the check continues. A face whose sign the checker can
    neither confirm nor refute is dropped: the box must then close without the certificate's faces.
@@ -65,7 +66,7 @@ the prover's; a box where the claim fails is rejected at the first sub-box whose
 class ProofCheck:
     """The checker's verdict on a certificate.
 
-    ``status``: ``"proved"`` (the theorem *small ≤ (1 + slack)·big on* ``domain`` holds: every box closed, the
+    ``status``: ``"proved"`` (the theorem *small ≤ big + slack·|big| on* ``domain`` holds: every box closed, the
     boxes tile the domain, every claimed reduction re-proved) or ``"rejected"`` (``reason`` says what failed,
     ``failed_box`` where). ``boxes``: the certificate's; ``evaluations``: boxes the checker evaluated (its own
     bisections and faces included); ``faces``: face reductions re-proved; ``sup``: the largest claimed bound of
@@ -416,7 +417,9 @@ class Checker:
         if self.bound < self.one_plus_slack:
             raise CertificateRejected(f"the box claims sup small/big ≤ {float(self.bound):.12g}, but big is not certainly "
                             "≥ 0 on it, so no ratio bound is proved there")
-        return small - big * _arb(self.one_plus_slack)
+        # the theorem is small ≤ big + slack·|big|: where big ≤ 0, small − (1 − slack)·big is it exactly; elsewhere
+        # small − (1 + slack)·big claims at least as much (both ≤ 0 only where the theorem holds, whatever big's sign)
+        return small - big * _arb(2 - self.one_plus_slack if form == "nonpositive" else self.one_plus_slack)
 
 
 def _where_taken(g, conditions):
@@ -445,7 +448,7 @@ def _multipliers(g, c) -> set[float]:
 
 
 def _form(big) -> str:
-    return "ratio" if big.lo > 0 else "difference" if big.lo >= 0 else "theorem"
+    return "ratio" if big.lo > 0 else "difference" if big.lo >= 0 else "nonpositive" if big.hi <= 0 else "theorem"
 
 
 def _same_degree(small, big) -> None:

@@ -1,9 +1,9 @@
 """One box of a branch-and-bound: the claim enclosed on it, closed, reduced to a face, or split.
 
-On a box, ``g = small/big − (1 + slack)`` (where ``big > 0`` is certain: a common factor of both sides cancels, as
-``1/T`` does) or ``small − (1 + slack)·big`` (elsewhere) is enclosed by a :class:`Method`: the jets of one order of
-:mod:`theorems.arithmetic.box_jet` (:data:`MEAN_VALUE`, order 1; where it leaves the box open by less than
-:data:`~theorems.engine.prove.state.TAYLOR_BELOW`, :data:`TAYLOR2`, order 2). An element whose ``g ≤ 0`` is certain
+On a box, ``g`` (``small/big − (1 + slack)`` where ``big > 0`` is certain: a common factor of both sides cancels, as
+``1/T`` does; ``small − (1 ∓ slack)·big`` elsewhere: :func:`~theorems.engine.prove.forms.claim`) is enclosed by a
+:class:`Method`: the jets of one order of :mod:`theorems.arithmetic.box_jet` (:data:`MEAN_VALUE`, order 1; where it
+leaves the box open by less than :data:`~theorems.engine.prove.state.TAYLOR_BELOW`, :data:`TAYLOR2`, order 2). An element whose ``g ≤ 0`` is certain
 is closed; one where ``g`` is certainly monotone in a coordinate is moved to the face where ``g`` is largest
 (:func:`collapse`, what the certificate's ``faces`` state) and evaluated again; what stays open is split along the
 coordinate of largest ``|∂g|·width`` (:func:`split`). Every box's enclosures are cross-checked at its centre
@@ -21,7 +21,7 @@ from theorems.engine.prove import certificate
 from theorems.engine.prove.branches import closed_by_paths
 from theorems.engine.prove.crosscheck import cross_check_enclosure
 from theorems.engine.prove.forms import (MEAN_VALUE, TAYLOR2, Method, centre_of, certainly_nonpositive,
-                                         certainly_positive, evaluate, ratio_upper, upper_of)
+                                         certainly_positive, claim, evaluate, form_of, ratio_upper, upper_of)
 from theorems.engine.prove.points import floats_at_centre, refute_vertex
 from theorems.engine.prove.state import BranchAndBound
 
@@ -131,6 +131,7 @@ def element(search: BranchAndBound, g, small, big, at: int, lows, highs, method:
     certainly monotone by the endpoint where it is largest), the proved upper bound of ``small/big`` there, and
     the face reductions applied (``(coordinate, "low" | "high")`` in order: what the certificate states)."""
     faces: list[tuple[int, str]] = []
+    form = form_of(big)  # kept on the faces: the face argument bounds this g
     for _ in range(len(lows) + 1):
         if certainly_nonpositive(g):
             return True, ratio_upper(search, small, big), tuple(faces)
@@ -144,7 +145,8 @@ def element(search: BranchAndBound, g, small, big, at: int, lows, highs, method:
             values = evaluate(search, lows, highs, method)
         except method.declines:
             return False, np.inf, ()
-        g, small, big = (v[at] for v in values)
+        _, small, big = (v[at] for v in values)
+        g = claim(small, big, search.slack, form)
         _witness(search, small, big)
         if np.all(lows == highs) and certainly_positive(g):
             refute_vertex(search, lows)

@@ -1,7 +1,8 @@
 """The enclosures of a claim on a box: a :class:`Method` (the jets of one order of :mod:`theorems.arithmetic.box_jet`:
-:data:`MEAN_VALUE`, order 1; :data:`TAYLOR2`, order 2) and the claim ``g`` it encloses, ``small/big − (1 + slack)``
-where ``big > 0`` is certain (a common factor of both sides cancels, as ``1/T`` does), ``small − (1 + slack)·big``
-elsewhere; and what is read off an enclosure (certainly ``≤ 0``, its upper end, the ratio it proves).
+:data:`MEAN_VALUE`, order 1; :data:`TAYLOR2`, order 2) and the claim ``g`` it encloses for ``small ≤ big + slack·|big|``:
+``small/big − (1 + slack)`` where ``big > 0`` is certain (a common factor of both sides cancels, as ``1/T`` does),
+``small − (1 − slack)·big`` where ``big ≤ 0`` is, ``small − (1 + slack)·big`` elsewhere; and what is read off an
+enclosure (certainly ``≤ 0``, its upper end, the ratio it proves).
 """
 
 from __future__ import annotations
@@ -48,8 +49,7 @@ operation without a second-order rule, a kink), the box is left to the mean-valu
 
 def evaluate(search: BranchAndBound, lows, highs, method: Method = MEAN_VALUE):
     """``(g, small, big)`` as flat arrays of ``method``'s enclosures on the box, ``g`` the claim in whichever form is
-    provable: ``small/big − (1 + slack)`` where ``big > 0`` is certain, ``small − (1 + slack)·big`` elsewhere; both
-    are ``≤ 0`` exactly where the claim holds."""
+    provable (:func:`claim`); each is ``≤ 0`` only where ``small ≤ big + slack·|big|`` holds."""
     with method.instance(search.domain, lows, highs) as instance:
         return claims(search, instance, method)
 
@@ -60,10 +60,30 @@ def claims(search: BranchAndBound, instance, method: Method):
     small, big = (np.atleast_1d(np.asarray(side, dtype=object)) for side in ordered(search.statement, lhs, rhs))
     small, big = (np.array([method.convert(x) for x in side.ravel()], dtype=object)  # constants too: exact balls
                   for side in np.broadcast_arrays(small, big))
-    factor = flint.arb(1) + flint.arb(search.slack)  # exactly 1 + slack (a float sum would round)
-    g = np.array([s / b - factor if certainly_positive(b) else s - b * factor
-                  for s, b in zip(small, big)], dtype=object)
+    g = np.array([claim(s, b, search.slack) for s, b in zip(small, big)], dtype=object)
     return g, small, big
+
+
+def claim(small, big, slack: float, form: str | None = None):
+    """``g`` for ``small ≤ big + slack·|big|`` in the form ``form`` (``None``: :func:`form_of` ``big`` on the box),
+    smooth on the box: ``"ratio"``, ``small/big − (1 + slack)`` (only where ``big > 0`` is certain: the same sign as
+    the claim); ``"nonpositive"``, ``small − (1 − slack)·big``; ``"difference"``, ``small − (1 + slack)·big``. Each of
+    the last two is ``≤ 0`` only where the claim holds (``∓slack·big ≤ slack·|big|``), whatever the sign of ``big``;
+    a face of the box keeps the box's form (a face argument bounds the box's ``g``, not another form's)."""
+    form = form or form_of(big)
+    one, margin = flint.arb(1), flint.arb(slack)  # exactly 1 ± slack (a float sum would round)
+    if form == "ratio":
+        return small / big - (one + margin)
+    return small - big * (one - margin if form == "nonpositive" else one + margin)
+
+
+def form_of(big) -> str:
+    """The form of the claim on a box where the enclosure of ``big`` is ``big`` (:func:`claim`): ``"ratio"`` where
+    ``big > 0`` is certain, ``"nonpositive"`` where ``big ≤ 0`` is (``small − (1 + slack)·big`` would claim *more*
+    than the statement there, false on a tight set with ``big < 0``), ``"difference"`` elsewhere."""
+    if certainly_positive(big):
+        return "ratio"
+    return "nonpositive" if certainly_nonpositive(big) else "difference"
 
 
 def enclosure(value):
@@ -100,5 +120,5 @@ def ratio_upper(search: BranchAndBound, small, big) -> float:
     return min(ceiling, float(np.nextafter(float(ratio.upper()), np.inf))) if ratio.is_finite() else ceiling
 
 
-__all__ = ["MEAN_VALUE", "Method", "TAYLOR2", "certainly_nonpositive", "centre_of", "certainly_positive", "claims", "enclosure",
+__all__ = ["MEAN_VALUE", "Method", "TAYLOR2", "certainly_nonpositive", "centre_of", "certainly_positive", "claim", "claims", "form_of", "enclosure",
            "evaluate", "ratio_upper", "upper_of"]

@@ -8,7 +8,7 @@ the statement's own sides before ``prove`` uses them to shrink the box.
   Where entry ``i`` is the largest that is the *piece* ``l_i = 0`` (one per entry that can be the largest: ``L``
   boxes of one coordinate fewer, each with its tight set of equal logits at a corner). Where only ``lhs − rhs`` does
   not move (``T·LSE(l/T) ≤ max l + T log L``: both sides move by ``c``), the claim proved at the shifted instance is
-  ``lhs − rhs ≤ slack·rhs(l − max l)``: the slack is measured there (``sides = "difference"``).
+  ``lhs − rhs ≤ slack·|rhs(l − max l)|``: the slack is measured there (``sides = "difference"``).
 
 The homogeneity is applied first (to ``T = 1``), then the shift at ``T = 1``: ``(l, T) ↦ (l/T − max(l/T), 1)``.
 ``prove`` uses a reduction only when it is proved for the statement's sides: the independent checker evaluates both

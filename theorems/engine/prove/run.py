@@ -1,7 +1,7 @@
 """``prove``: a bound proved on a whole box of instances by branch-and-bound in arb balls, not only tested.
 
 For a statement ``small ≤ big`` (``lhs ≤ rhs``, or ``rhs ≤ lhs`` for ``>=``), ``prove`` encloses
-``g = small − (1 + slack)·big`` on a box with the jets of :mod:`theorems.arithmetic.box_jet` (plain interval
+``g = small − big − slack·|big|`` (in a form smooth on the box: :func:`~theorems.engine.prove.forms.claim`) on a box with the jets of :mod:`theorems.arithmetic.box_jet` (plain interval
 value ∩ mean-value form; the second-order form where that stalls: :mod:`~theorems.engine.prove.evaluate`), discards
 the box when ``g ≤ 0`` is certain there, replaces a coordinate by its endpoint where ``g`` is certainly monotone in
 it (so a bound attained at a corner closes at once), and bisects the rest along the coordinate of largest
@@ -9,8 +9,8 @@ it (so a bound attained at a corner closes at once), and bisects the rest along 
 random points): a violation there goes to :func:`~theorems.engine.search.certify`, so a refutation
 is the same certified counterexample as :func:`~theorems.engine.search.check` reports.
 
-What ``slack`` means: ``status == "proved"`` is the theorem *small ≤ (1 + slack)·big at every point
-of the domain* (for ``big ≥ 0``: ``small/big ≤ 1 + slack``); ``sup`` is a proved enclosure
+What ``slack`` means: ``status == "proved"`` is the theorem *small ≤ big + slack·|big| at every point
+of the domain* (for ``big ≥ 0``: ``small/big ≤ 1 + slack``; a bound tight where ``big < 0`` is provable too); ``sup`` is a proved enclosure
 ``[lo, hi]`` of ``sup small/big`` over the domain (``lo`` attained at a witness point, ``hi ≤ 1 + slack``
 when proved; ``None`` when ``big`` is not certainly positive). Tight bounds (ratio 1 at ties) are
 provable only with ``slack > 0``.
@@ -94,7 +94,7 @@ def prove(statement: Statement, domain: Mapping[str, Any] | None = None, *, slac
     every box, else ``T`` stays a coordinate of the box (within the time left). ``shift``: for a vector of
     intervals (raw logits ``l``), first try the reduction to ``max l = 0`` (after the one to ``T = 1``; then, where
     none of those closes within half the time, the shift alone with ``T`` in the box, within the rest), on the
-    same terms. Where only ``lhs − rhs`` is shift invariant, the theorem proved is ``lhs − rhs ≤ slack·rhs`` with
+    same terms. Where only ``lhs − rhs`` is shift invariant, the theorem proved is ``lhs − rhs ≤ slack·|rhs|`` with
     ``rhs`` at the shifted instance ``l − max l`` (the method says so, and ``sup`` is ``None``).
     """
     domain = _checked_arguments(statement, domain, slack=slack, max_seconds=max_seconds, seed=seed,

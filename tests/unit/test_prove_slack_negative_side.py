@@ -64,9 +64,10 @@ def test_its_two_percent_mutant_is_refuted():
 
 @pytest.mark.parametrize("big", [-1.0, 1.0])
 def test_an_overshoot_beyond_the_slack_is_never_proved(big, enclosures_only):
-    """``big − x² + 2·slack·|big| ≤ big``: false near ``x = 0`` by more than the slack allows, either sign of ``big``."""
-    statement = _statement("overshoot-" + ("negative" if big < 0 else "positive"), lambda i, xp: big - _x(i) ** 2 + 2 * SLACK * abs(big),
-                           lambda i, xp: big)
+    """``big − x² + 2·slack·|big| ≤ big``: false near ``x = 0`` by more than the slack allows, either sign of
+    ``big``."""
+    statement = _statement("overshoot-" + ("negative" if big < 0 else "positive"),
+                           lambda i, xp: big - _x(i) ** 2 + 2 * SLACK * abs(big), lambda i, xp: big)
     proof = prove(statement, slack=SLACK, max_seconds=None, max_boxes=2000)
     assert proof.status == "undecided", proof.describe()
 

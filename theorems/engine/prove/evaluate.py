@@ -3,11 +3,11 @@
 On a box, ``g`` (``small/big − (1 + slack)`` where ``big > 0`` is certain: a common factor of both sides cancels, as
 ``1/T`` does; ``small − (1 ∓ slack)·big`` elsewhere: :func:`~theorems.engine.prove.forms.claim`) is enclosed by a
 :class:`Method`: the jets of one order of :mod:`theorems.arithmetic.box_jet` (:data:`MEAN_VALUE`, order 1; where it
-leaves the box open by less than :data:`~theorems.engine.prove.state.TAYLOR_BELOW`, :data:`TAYLOR2`, order 2). An element whose ``g ≤ 0`` is certain
-is closed; one where ``g`` is certainly monotone in a coordinate is moved to the face where ``g`` is largest
-(:func:`collapse`, what the certificate's ``faces`` state) and evaluated again; what stays open is split along the
-coordinate of largest ``|∂g|·width`` (:func:`split`). Every box's enclosures are cross-checked at its centre
-(:mod:`~theorems.engine.prove.crosscheck`).
+leaves the box open by less than :data:`~theorems.engine.prove.state.TAYLOR_BELOW`, :data:`TAYLOR2`, order 2). An
+element whose ``g ≤ 0`` is certain is closed; one where ``g`` is certainly monotone in a coordinate is moved to the
+face where ``g`` is largest (:func:`collapse`, what the certificate's ``faces`` state) and evaluated again, in the
+box's form; what stays open is split along the coordinate of largest ``|∂g|·width`` (:func:`split`). Every box's
+enclosures are cross-checked at its centre (:mod:`~theorems.engine.prove.crosscheck`).
 """
 
 from __future__ import annotations

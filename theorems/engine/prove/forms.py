@@ -1,8 +1,8 @@
 """The enclosures of a claim on a box: a :class:`Method` (the jets of one order of :mod:`theorems.arithmetic.box_jet`:
-:data:`MEAN_VALUE`, order 1; :data:`TAYLOR2`, order 2) and the claim ``g`` it encloses for ``small ≤ big + slack·|big|``:
-``small/big − (1 + slack)`` where ``big > 0`` is certain (a common factor of both sides cancels, as ``1/T`` does),
-``small − (1 − slack)·big`` where ``big ≤ 0`` is, ``small − (1 + slack)·big`` elsewhere; and what is read off an
-enclosure (certainly ``≤ 0``, its upper end, the ratio it proves).
+:data:`MEAN_VALUE`, order 1; :data:`TAYLOR2`, order 2) and the claim ``g`` it encloses for ``small ≤ big +
+slack·|big|``: ``small/big − (1 + slack)`` where ``big > 0`` is certain (a common factor of both sides cancels, as
+``1/T`` does), ``small − (1 − slack)·big`` where ``big ≤ 0`` is, ``small − (1 + slack)·big`` elsewhere; and what is
+read off an enclosure (certainly ``≤ 0``, its upper end, the ratio it proves).
 """
 
 from __future__ import annotations
@@ -120,5 +120,5 @@ def ratio_upper(search: BranchAndBound, small, big) -> float:
     return min(ceiling, float(np.nextafter(float(ratio.upper()), np.inf))) if ratio.is_finite() else ceiling
 
 
-__all__ = ["MEAN_VALUE", "Method", "TAYLOR2", "certainly_nonpositive", "centre_of", "certainly_positive", "claim", "claims", "form_of", "enclosure",
-           "evaluate", "ratio_upper", "upper_of"]
+__all__ = ["MEAN_VALUE", "Method", "TAYLOR2", "certainly_nonpositive", "centre_of", "certainly_positive", "claim",
+           "claims", "enclosure", "evaluate", "form_of", "ratio_upper", "upper_of"]

@@ -1,19 +1,19 @@
 """``prove``: a bound proved on a whole box of instances by branch-and-bound in arb balls, not only tested.
 
-For a statement ``small ≤ big`` (``lhs ≤ rhs``, or ``rhs ≤ lhs`` for ``>=``), ``prove`` encloses
-``g = small − big − slack·|big|`` (in a form smooth on the box: :func:`~theorems.engine.prove.forms.claim`) on a box with the jets of :mod:`theorems.arithmetic.box_jet` (plain interval
-value ∩ mean-value form; the second-order form where that stalls: :mod:`~theorems.engine.prove.evaluate`), discards
-the box when ``g ≤ 0`` is certain there, replaces a coordinate by its endpoint where ``g`` is certainly monotone in
-it (so a bound attained at a corner closes at once), and bisects the rest along the coordinate of largest
-``|∂g|·width``. The float64 sides are evaluated at every box's centre (and at ``seed``-drawn
-random points): a violation there goes to :func:`~theorems.engine.search.certify`, so a refutation
+For a statement ``small ≤ big`` (``lhs ≤ rhs``, or ``rhs ≤ lhs`` for ``>=``), ``prove`` encloses ``g = small − big −
+slack·|big|`` (in a form smooth on the box: :func:`~theorems.engine.prove.forms.claim`) on a box with the jets of
+:mod:`theorems.arithmetic.box_jet` (plain interval value ∩ mean-value form; the second-order form where that stalls:
+:mod:`~theorems.engine.prove.evaluate`), discards the box when ``g ≤ 0`` is certain there, replaces a coordinate by
+its endpoint where ``g`` is certainly monotone in it (so a bound attained at a corner closes at once), and bisects
+the rest along the coordinate of largest ``|∂g|·width``. The float64 sides are evaluated at every box's centre (and
+at ``seed``-drawn random points): a violation there goes to :func:`~theorems.engine.search.certify`, so a refutation
 is the same certified counterexample as :func:`~theorems.engine.search.check` reports.
 
-What ``slack`` means: ``status == "proved"`` is the theorem *small ≤ big + slack·|big| at every point
-of the domain* (for ``big ≥ 0``: ``small/big ≤ 1 + slack``; a bound tight where ``big < 0`` is provable too); ``sup`` is a proved enclosure
-``[lo, hi]`` of ``sup small/big`` over the domain (``lo`` attained at a witness point, ``hi ≤ 1 + slack``
-when proved; ``None`` when ``big`` is not certainly positive). Tight bounds (ratio 1 at ties) are
-provable only with ``slack > 0``.
+What ``slack`` means: ``status == "proved"`` is the theorem *small ≤ big + slack·|big| at every point of the domain*
+(for ``big ≥ 0``: ``small/big ≤ 1 + slack``; a bound tight where ``big < 0`` is provable too); ``sup`` is a proved
+enclosure ``[lo, hi]`` of ``sup small/big`` over the domain (``lo`` attained at a witness point, ``hi ≤ 1 + slack``
+when proved; ``None`` when ``big`` is not certainly positive). Tight bounds (ratio 1 at ties) are provable only with
+``slack > 0``.
 
 >>> from theorems import STATEMENTS
 >>> proof = prove(STATEMENTS["corollary3.row.corrected"], {"gaps": [(0.0, 10.0)], "T": 1.0})

@@ -26,7 +26,8 @@ _WHERE = {
     "theorems.errors": ("EngineInconsistency", "ExtractionMismatch", "IllDefined", "InvalidArgument",
                         "InvalidArgumentType", "ModelError",
                         "ModelRunFailed", "ModelUnavailableError", "NoAttentionError", "NoBallForm",
-                        "NoOutputProjectionError", "NotHomogeneous", "SideError", "SideValueError", "SlowSide",
+                        "NoOutputProjectionError", "NotHomogeneous", "NotInvariant", "SideError", "SideValueError",
+                        "SlowSide",
                         "TheoremsError", "TheoryFailure", "Undecided"),
 }
 _MODULE = {name: module for module, names in _WHERE.items() for name in names}

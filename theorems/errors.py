@@ -12,6 +12,7 @@ written before the tree still catch what they caught::
     ├── Undecided                  a ball comparison unknown at the working precision (also ArithmeticError)
     ├── NoBallForm                 an operation with no sound ball form              (also ArithmeticError)
     ├── NotHomogeneous             a graded evaluation mixes degrees: homogeneity is not proved
+    ├── NotInvariant               a tagged evaluation meets an operation not invariant under a shift of the logits
     ├── SideError                  a side that cannot be checked at all
     │   ├── SideValueError         ... it returns no real number                     (also TypeError)
     │   └── SlowSide               ... one float64 call takes too long               (also RuntimeError)
@@ -47,7 +48,7 @@ __all__ = [
     "EngineInconsistency", "ExtractionMismatch", "IllDefined", "InvalidArgument", "InvalidArgumentType", "ModelError",
     "ModelRunFailed",
     "ModelUnavailableError", "NoAttentionError", "NoBallForm", "NoOutputProjectionError", "NotHomogeneous",
-    "SideError", "SideValueError", "SlowSide", "TheoremsError", "TheoryFailure", "Undecided",
+    "NotInvariant", "SideError", "SideValueError", "SlowSide", "TheoremsError", "TheoryFailure", "Undecided",
 ]
 
 
@@ -157,6 +158,15 @@ class NotHomogeneous(TheoremsError):
     ``theorems.checker``) met an operation that is not homogeneous: a sum or comparison of quantities of
     different degrees (``1/(4T) < √2``), ``exp``/``log`` of a quantity of nonzero degree, or two sides of different
     degrees. The checker rejects the certificate's reduction; it never reaches a user as an error of theirs."""
+
+
+class NotInvariant(TheoremsError):
+    """A tagged evaluation of a statement's sides (the proof checker's re-proof of a shift reduction,
+    ``theorems.checker``) met an operation whose result is not known to move by a fixed multiple of ``c`` when the
+    shifted key moves by ``c·1``: ``exp``/``log``/``abs`` or a comparison of a quantity that moves (``l[0] > 0``),
+    a product of two quantities of which one moves and the other is no exact number (``T·l`` with ``T`` in the box),
+    or two sides that move differently. The checker rejects the certificate's reduction; it never reaches a user
+    as an error of theirs."""
 
 
 class SideError(TheoremsError):

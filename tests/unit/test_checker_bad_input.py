@@ -46,8 +46,8 @@ def test_not_a_certificate(tmp_path, content, match):
 
 
 def test_a_newer_format_version_asks_for_an_upgrade(tmp_path):
-    with pytest.raises(InvalidArgument, match="format version 2; this checker reads versions 1 to 1: upgrade"):
-        verify_proof(write(tmp_path / "proof.json", _with(version=2)))
+    with pytest.raises(InvalidArgument, match="format version 3; this checker reads versions 1 to 2: upgrade"):
+        verify_proof(write(tmp_path / "proof.json", _with(version=3)))
 
 
 def test_an_unknown_statement_is_named(tmp_path):

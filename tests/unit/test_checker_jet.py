@@ -70,14 +70,14 @@ def test_a_constant_float_carries_its_ulp_and_a_short_decimal_is_exact():
 def test_an_exp_made_too_narrow_is_caught(monkeypatch, part):
     unary = jets._unary
 
-    def narrow(a, f, f1, f2, deg, monotone=0):
+    def narrow(a, f, f1, f2, deg, monotone=0, **named):
         if f is not jets.flint.arb.exp:
-            return unary(a, f, f1, f2, deg, monotone=monotone)
+            return unary(a, f, f1, f2, deg, monotone=monotone, **named)
         if part == "second derivative":
-            return unary(a, f, f1, lambda x, fx, s: fx * 0, deg, monotone=monotone)
+            return unary(a, f, f1, lambda x, fx, s: fx * 0, deg, monotone=monotone, **named)
         if part == "first derivative":
-            return unary(a, f, lambda x, fx: fx / 2, f2, deg, monotone=monotone)
-        return unary(a, lambda x: f(x.mid()), f1, f2, deg)  # the value at the ball's centre claimed for the box
+            return unary(a, f, lambda x, fx: fx / 2, f2, deg, monotone=monotone, **named)
+        return unary(a, lambda x: f(x.mid()), f1, f2, deg, **named)  # the value at the ball's centre claimed for the box
     monkeypatch.setattr(jets, "_unary", narrow)
     with pytest.raises(AssertionError, match="outside|in d"):
         check_expression(EXPRESSIONS["exp"][0], *WIDE, jet_space=_jet_space(), boxes=24)

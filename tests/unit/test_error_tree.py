@@ -20,6 +20,7 @@ BUILTIN_BASES = {  # the bases each class had before the tree; none may be lost
     "Undecided": (ArithmeticError,),
     "NoBallForm": (ArithmeticError,),
     "NotHomogeneous": (),
+    "NotInvariant": (),
     "SideError": (),
     "SideValueError": (TypeError,),
     "SlowSide": (RuntimeError,),

@@ -34,9 +34,12 @@ EPILOG = """examples:
 VERIFY_HELP = """re-check a proof certificate written by prove(..., certificate=PATH) with an independent checker: its
 own interval arithmetic (second-order jets over arb balls at 96 bits), its own derivative rules, an exact check
 that the boxes tile the domain, and its own proofs of every face reduction and homogeneity reduction the
-certificate claims. It shares no bounding code with the prover. Exit status: 0 proved, 1 rejected (the reason
-names the box and what failed), 2 bad input (a missing file, not a certificate, a newer format, an unknown
-statement)."""
+certificate claims (homogeneity, shift invariance). It shares no bounding code with the prover. The statement is
+the catalogue's of the certificate's id; for a statement of your own, the module the certificate names ("source",
+written by prove) is IMPORTED, and importing a module runs its code: re-check only certificates whose module you
+would run yourself, or name the statement with --statements, or refuse with --no-import. Exit status: 0 proved,
+1 rejected (the reason names the box and what failed), 2 bad input (a missing file, not a certificate, a newer
+format, an unknown statement, a module that does not import)."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -83,7 +86,11 @@ def _parser() -> argparse.ArgumentParser:
                              "once (0: every box must close as given; default: %(default)s)")
     verify.add_argument("--statements", metavar="MODULE", default=None,
                         help="a module (dotted name or .py file) whose module-level Statement the certificate proves, "
-                             "for a statement of your own (default: the catalogue)")
+                             "for a statement of your own (default: the catalogue, then the module the certificate "
+                             "names)")
+    verify.add_argument("--no-import", action="store_true",
+                        help="never import the module a certificate names (importing runs its code): a statement "
+                             "outside the catalogue then needs --statements")
     return parser
 
 
@@ -205,7 +212,7 @@ def _verify(args, parser) -> int:
     try:
         statement = _user_statement(args.statements, args.path) if args.statements else None
         check = verify_proof(args.path, statement=statement, refine=args.refine,
-                             progress=None if args.json else _box_progress())
+                             progress=None if args.json else _box_progress(), imports=not args.no_import)
     except TheoremsError as error:
         parser.verify.error(str(error))
     print(json.dumps(check.to_json(), indent=2) if args.json else check.describe())

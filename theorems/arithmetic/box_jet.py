@@ -53,6 +53,7 @@ from typing import Any, ClassVar
 import flint
 import numpy as np
 
+from theorems.arithmetic import box_branches
 from theorems.arithmetic.ball_linalg import arb_spectral_norm
 from theorems.arithmetic.ballarray import wrap_object_arrays
 from theorems.arithmetic.precision import (Ball, START_BITS, Undecided, increasing_image, meet, root_of_squares,
@@ -194,16 +195,29 @@ class BoxJet:
     def __pos__(self): return self.fresh()
     def __abs__(self): return RULES["absolute"](self)
 
+    # numpy's ufuncs on object arrays (``np.exp(l)`` in a side written with plain numpy) call these methods
+    def exp(self): return UNARY["exp"](self)
+    def log(self): return UNARY["log"](self)
+    def sqrt(self): return UNARY["sqrt"](self)
+    def tanh(self): return UNARY["tanh"](self)
+    def expm1(self): return UNARY["expm1"](self)
+    def sin(self): return UNARY["sin"](self)
+    def cos(self): return UNARY["cos"](self)
+
     # comparisons: certain on the box, or Undecided --------------------------------------------------------------
     def _compare(self, other, name: str, sign: int, strict: bool) -> bool:
         if isinstance(other, np.ndarray) and other.ndim:
             return NotImplemented
         theirs = self.lift(other)
-        difference = (self - theirs).value * sign  # sign·(self − other) > 0 (or ≥ 0) is the claim
+        jet = (self - theirs) * sign  # sign·(self − other) > 0 (or ≥ 0) is the claim
+        difference = jet.value
         if (difference > 0) if strict else (difference >= 0):
             return True
         if (difference <= 0) if strict else (difference < 0):
             return False
+        branches = box_branches.current()
+        if branches is not None:  # true where sign·d ≥ 0 (its closure), false where −sign·d ≥ 0
+            return branches.choose([[jet], [-jet]], continuous=False) == 0
         raise Undecided(f"{self.value} {name} {theirs.value} is undecided on this box")
 
     def __lt__(self, other): return self._compare(other, "<", -1, True)
@@ -219,11 +233,15 @@ class BoxJet:
         theirs = self.lift(other)
         if theirs is NotImplemented:
             return NotImplemented
-        difference = (self - theirs).value
+        jet = self - theirs
+        difference = jet.value
         if difference.is_zero():
             return True
         if not difference.contains(0):
             return False
+        branches = box_branches.current()
+        if branches is not None:  # equal where d ≥ 0 and −d ≥ 0; unequal on a set that is not closed: no condition
+            return branches.choose([[jet, -jet], []], continuous=False) == 0
         raise Undecided(f"{self.value} == {theirs.value} is undecided on this box")
 
     def __ne__(self, other):
@@ -237,6 +255,9 @@ class BoxJet:
             return True
         if self.value.is_zero():
             return False
+        branches = box_branches.current()
+        if branches is not None:
+            return branches.choose([[], [self, -self]], continuous=False) == 0
         raise Undecided(f"truth of {self.value} is undecided on this box")
 
     def __float__(self) -> float:
@@ -427,6 +448,9 @@ def absolute(a: BoxJet) -> BoxJet:
         return a.fresh()
     if a.value <= 0:
         return -a
+    branches = box_branches.current()
+    if branches is not None:  # |x| is x where x ≥ 0, −x where −x ≥ 0
+        return a.fresh() if branches.choose([[a], [-a]], continuous=True) == 0 else -a
     if a.order == 2:
         raise NotSmooth(f"|x| with x in {a.value}: a kink inside the box")
     # |·| is 1-Lipschitz: its derivative along any segment is s·f' with s ∈ [−1, 1]
@@ -434,23 +458,26 @@ def absolute(a: BoxJet) -> BoxJet:
 
 
 def maximum(a, b, *, kind: type[BoxJet] | None = None) -> BoxJet:
-    """The sound ``max``: the certain larger one; else at order 1 the hull (value: arb max, gradient: convex hull of
-    both), at order 2 :class:`NotSmooth` (a kink inside the box). ``kind``: the order of plain numbers (default: the
-    jets' own)."""
+    """The sound ``max``: the certain larger one; else, in a branch evaluation (:mod:`~theorems.arithmetic.box_branches`),
+    the one the branch takes (``a`` where ``a − b ≥ 0``); else at order 1 the hull (value: arb max, gradient: convex
+    hull of both), at order 2 :class:`NotSmooth` (a kink inside the box). ``kind``: the order of plain numbers
+    (default: the jets' own)."""
     kind = kind or _kind_of((a, b))
     a, b = kind.lift(a), kind.lift(b)
+    difference = a - b
     if kind.order == 2:
-        difference = (a - b).value
-        if difference >= 0:
-            return a.fresh()
-        if difference <= 0:
-            return b.fresh()
-        raise NotSmooth(f"max of two whose difference is in {difference}: a kink inside the box")
-    lower, upper = _endpoints(a - b)
+        lower, upper = difference.value.lower(), difference.value.upper()
+    else:
+        lower, upper = _endpoints(difference)
     if lower >= 0:
         return a.fresh()
     if upper <= 0:
         return b.fresh()
+    branches = box_branches.current()
+    if branches is not None:
+        return (a, b)[branches.choose([[difference], [-difference]], continuous=True)].fresh()
+    if kind.order == 2:
+        raise NotSmooth(f"max of two whose difference is in {difference.value}: a kink inside the box")
     return kind(a.centre.max(b.centre), a.value.max(b.value), (x.union(y) for x, y in zip(a.gradient, b.gradient)))
 
 

@@ -24,8 +24,12 @@ from theorems.arithmetic.files import check_text_file
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
 FORMAT = "theorems.proof-certificate"
-VERSION = 1
-"""The newest certificate format version this checker reads."""
+VERSION = 2
+"""The newest certificate format version this checker reads (2: a shift reduction, ``"shift"``, and boxes by
+``"piece"``; a certificate without one is written as version 1)."""
+SIDES_INVARIANT = ("each", "difference")
+"""What a shift reduction claims does not move: each side (the claim ``small ≤ big + slack·|big|`` is the same at
+``l`` and ``l − max l``), or only ``lhs − rhs`` (the slack is then measured at the shifted instance)."""
 SIDES = ("low", "high")
 
 
@@ -136,6 +140,8 @@ class BoxClaim:
     bound: Fraction | None
     faces: Mapping[int | None, tuple[tuple[int, str], ...]]
     method: str
+    piece: int = 0
+    """The piece of a shift reduction's base the box lies in (0 without one)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -149,6 +155,28 @@ class Homogeneity:
 
 
 @dataclasses.dataclass(frozen=True)
+class Shift:
+    """The claimed shift reduction, applied after a homogeneity reduction (at the base's fixed ``T``): the sides
+    (``sides``: each, or their difference) do not move when ``key`` moves by ``c·1``, so the theorem at
+    ``l − (max l)·1`` gives it at ``l``. ``pieces[i] = (top, domain)``: the boxes of piece ``i`` tile ``domain``, which
+    must hold every shifted instance whose largest entry is entry ``top`` (there it is 0)."""
+
+    key: str
+    sides: str
+    pieces: tuple[tuple[int, CertificateDomain], ...]
+
+
+@dataclasses.dataclass(frozen=True)
+class Source:
+    """Where the certificate's statement lives: a module (dotted name) and the statement's name in it, and the
+    module's file (what ``verify-proof`` imports when the statement is not in the catalogue)."""
+
+    module: str
+    name: str | None
+    file: str | None
+
+
+@dataclasses.dataclass(frozen=True)
 class ProofCertificate:
     path: str
     statement_id: str
@@ -158,11 +186,21 @@ class ProofCertificate:
     homogeneity: Homogeneity | None
     boxes: tuple[BoxClaim, ...]
     bits: int = 0
+    shift: Shift | None = None
+    source: Source | None = None
 
     @property
     def proved_on(self) -> CertificateDomain:
-        """The domain the boxes tile: the reduction's base, or the domain itself."""
-        return self.homogeneity.base if self.homogeneity else self.domain
+        """The domain the boxes are evaluated in: a shift reduction's first piece (every piece has its keys and
+        shapes), the homogeneity reduction's base, or the domain itself."""
+        return self.pieces[0]
+
+    @property
+    def pieces(self) -> tuple[CertificateDomain, ...]:
+        """The domains the boxes tile, box ``b`` in ``pieces[b.piece]``."""
+        if self.shift:
+            return tuple(domain for _, domain in self.shift.pieces)
+        return (self.homogeneity.base if self.homogeneity else self.domain,)
 
 
 def read(path) -> ProofCertificate:
@@ -201,20 +239,28 @@ def parse(data: Mapping, *, path: str = "<certificate>") -> ProofCertificate:
         raise InvalidArgument(f"certificate {path}: 'slack' must lie in [0, 1], got {float(slack)}")
     domain = CertificateDomain.parse(field("domain", Mapping), where=f"certificate {path}: 'domain'")
     homogeneity = _homogeneity(data.get("reduction"), domain, path=path)
-    proved_on = homogeneity.base if homogeneity else domain
-    boxes = tuple(_box(box, proved_on.size, where=f"certificate {path}: boxes[{i}]")
+    shift = _shift(data.get("shift"), homogeneity.base if homogeneity else domain, path=path)
+    if shift is not None and version < 2:
+        raise InvalidArgument(f"certificate {path}: a shift reduction needs format version 2, got {version}")
+    pieces = [d for _, d in shift.pieces] if shift else [homogeneity.base if homogeneity else domain]
+    boxes = tuple(_box(box, pieces, where=f"certificate {path}: boxes[{i}]")
                   for i, box in enumerate(field("boxes", list)))
     if not boxes:
         raise InvalidArgument(f"certificate {path}: 'boxes' is empty")
     bits = data.get("bits", 0)
     if isinstance(bits, bool) or not isinstance(bits, int) or not 0 <= bits <= 4096:
         raise InvalidArgument(f"certificate {path}: 'bits' must be an integer in 0..4096 (the precision to check at)")
-    return ProofCertificate(path, statement_id, relation, slack, domain, homogeneity, boxes, bits)
+    return ProofCertificate(path, statement_id, relation, slack, domain, homogeneity, boxes, bits, shift,
+                            _source(data.get("source"), path=path))
 
 
-def _box(entry, size: int, *, where: str) -> BoxClaim:
+def _box(entry, pieces, *, where: str) -> BoxClaim:
     if not isinstance(entry, Mapping) or "low" not in entry or "high" not in entry:
         raise InvalidArgument(f"{where} must be an object with 'low' and 'high'")
+    piece = entry.get("piece", 0)
+    if isinstance(piece, bool) or not isinstance(piece, int) or not 0 <= piece < len(pieces):
+        raise InvalidArgument(f"{where}.piece must be an integer in 0..{len(pieces) - 1}, got {piece!r}")
+    size = pieces[piece].size
     low, high = ([exact(x, where=f"{where}.{side}") for x in _list(entry[side], f"{where}.{side}")]
                  for side in SIDES)
     if len(low) != size or len(high) != size:
@@ -232,7 +278,7 @@ def _box(entry, size: int, *, where: str) -> BoxClaim:
         key = None if element is None or element == "*" else int(element)
         parsed[key] = tuple(_face(step, size, where=f"{where}.faces") for step in _list(steps, f"{where}.faces"))
     return BoxClaim(tuple(low), tuple(high), None if bound is None else exact(bound, where=f"{where}.bound"), parsed,
-               str(entry.get("method", "")))
+                    str(entry.get("method", "")), piece)
 
 
 def _face(step, size: int, *, where: str) -> tuple[int, str]:
@@ -264,3 +310,44 @@ def _homogeneity(entry, domain: CertificateDomain, *, path: str) -> Homogeneity 
         raise InvalidArgument(f"{where}: 'scale' must name a key of degree 1 in 'degrees', got {scale!r}")
     base = CertificateDomain.parse(entry.get("base"), where=f"{where}.base")
     return Homogeneity(degrees, scale, base)
+
+
+def _shift(entry, before: CertificateDomain, *, path: str) -> Shift | None:
+    """The ``"shift"`` field: ``{"key": K, "sides": "each" | "difference", "pieces": [{"top": i, "domain": ...}]}``,
+    every piece of the same keys and shapes as ``before`` (the domain the shift applies to)."""
+    if entry is None:
+        return None
+    where = f"certificate {path}: 'shift'"
+    if not isinstance(entry, Mapping) or not isinstance(entry.get("pieces"), list) or not entry["pieces"]:
+        raise InvalidArgument(f"{where} must be null or {{'key': ..., 'sides': ..., 'pieces': [...]}}, got {entry!r}")
+    key, sides = entry.get("key"), entry.get("sides")
+    if key not in before.free or len(before.shapes[before.free.index(key)]) != 1:
+        raise InvalidArgument(f"{where}: 'key' must name a vector of intervals of the domain, got {key!r}")
+    if sides not in SIDES_INVARIANT:
+        raise InvalidArgument(f"{where}: 'sides' must be one of {SIDES_INVARIANT}, got {sides!r}")
+    length = before.shapes[before.free.index(key)][0]
+    pieces = []
+    for i, piece in enumerate(entry["pieces"]):
+        at = f"{where}.pieces[{i}]"
+        top = piece.get("top") if isinstance(piece, Mapping) else None
+        if isinstance(top, bool) or not isinstance(top, int) or not 0 <= top < length:
+            raise InvalidArgument(f"{at}.top must be an entry of {key!r} (0..{length - 1}), got {top!r}")
+        domain = CertificateDomain.parse(piece.get("domain"), where=f"{at}.domain")
+        if (domain.order, domain.free, domain.shapes) != (before.order, before.free, before.shapes):
+            raise InvalidArgument(f"{at}.domain must have the keys and shapes of the domain it reduces")
+        pieces.append((top, domain))
+    return Shift(str(key), str(sides), tuple(pieces))
+
+
+def _source(entry, *, path: str) -> Source | None:
+    """The optional ``"source"`` field: ``{"module": M, "name": N, "file": F}`` (name and file may be null)."""
+    if entry is None:
+        return None
+    where = f"certificate {path}: 'source'"
+    if not isinstance(entry, Mapping) or not isinstance(entry.get("module"), str) or not entry["module"]:
+        raise InvalidArgument(f"{where} must be null or {{'module': ..., 'name': ..., 'file': ...}}, got {entry!r}")
+    name, file = entry.get("name"), entry.get("file")
+    for field, value in (("name", name), ("file", file)):
+        if value is not None and not isinstance(value, str):
+            raise InvalidArgument(f"{where}.{field} must be a string or null, got {value!r}")
+    return Source(entry["module"], name, file)

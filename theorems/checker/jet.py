@@ -20,7 +20,13 @@ overestimate by ``O(width)``: a box around a point where a tight bound is attain
 undecided on the box has no second derivative there: its gradient is the hull of both sides' and ``H`` is None.
 
 ``deg`` (when the box is *graded*) is each quantity's degree of homogeneity in the scaled coordinates: the
-checker's proof that a statement is homogeneous (:mod:`theorems.checker.reductions`).
+checker's proof that a statement is homogeneous. ``s`` (when the box is *shifting*) is each quantity's *shift
+tag*: the exact rational ``a`` with ``f(l + c·1) = f(l) + a·c`` for every ``c`` when the shifted key ``l`` moves by
+``c·1`` (``l_i``: 1, ``max l``: 1, ``l_i − max l``: 0, ``T``: 0), on the path the evaluation took. An operation
+that cannot name its result's tag (``exp`` of a quantity that moves, ``T·l`` with ``T`` no exact number) or a
+decision on a quantity that moves (``l[0] > 0``, ``max(l[0], 0)``) raises :class:`NotInvariant`: every decision
+of a tagged evaluation is on a quantity of tag 0, so the path taken at ``l`` is the path taken at ``l + c·1``
+(the checker's proof of a shift reduction).
 
 >>> with on_box(Box([Fraction(-1, 10)], [Fraction(1, 10)])) as (x,):
 ...     y = (x.exp() - x)                    # 1 + x²/2 + ...: plain intervals give [0.80, 1.21]
@@ -39,7 +45,7 @@ from fractions import Fraction
 import flint
 import numpy as np
 
-from theorems.errors import InvalidArgumentType, NotHomogeneous, Undecided
+from theorems.errors import InvalidArgumentType, NotHomogeneous, NotInvariant, Undecided
 
 BITS = 96
 """The checker's working precision in bits (at least: a certificate may ask for more, ``"bits"``, where ``l/T``
@@ -53,6 +59,8 @@ _BRANCH: contextvars.ContextVar["Choices | None"] = contextvars.ContextVar("chec
 """The choices of the innermost :func:`branching` block (``None``: an undecided ``max`` takes the hull)."""
 _HULLS: contextvars.ContextVar["HullCount | None"] = contextvars.ContextVar("checker_hulls", default=None)
 """The innermost :func:`counting_hulls` block's count."""
+_UNCHECKED: contextvars.ContextVar[bool] = contextvars.ContextVar("checker_unchecked", default=False)
+"""Whether degrees and shift tags are set aside (:func:`unchecked`)."""
 
 
 @contextlib.contextmanager
@@ -94,10 +102,10 @@ class Box:
     degrees of homogeneity. ``ends[k] = (p_k, q_k)``: exact bounds of ``h_k = x_k − C_k`` (an arb ball's radius is
     rounded up to 30 bits, so a ball of ``[0, w]`` reaches below 0: decisions use these ends, never the balls')."""
 
-    def __init__(self, lows, highs, *, graded: bool = False) -> None:
+    def __init__(self, lows, highs, *, graded: bool = False, shifting: bool = False) -> None:
         self.lows, self.highs = tuple(lows), tuple(highs)
         self.n = n = len(self.lows)
-        self.graded = graded
+        self.graded, self.shifting = graded, shifting
         with jet_precision():
             centre = [_point(lo, hi) for lo, hi in zip(self.lows, self.highs)]
             self.centre = tuple(_fraction_arb(c) for c in centre)
@@ -115,12 +123,14 @@ class Box:
         self.zeros = (flint.arb(0),) * n
         self.zero_hessian = (flint.arb(0),) * len(self.pairs)
 
-    def coordinates(self, degrees=None) -> tuple["Jet", ...]:
-        """One jet per coordinate: ``x_k`` (``degrees[k]`` its degree when graded)."""
+    def coordinates(self, degrees=None, shifts=None) -> tuple["Jet", ...]:
+        """One jet per coordinate: ``x_k`` (``degrees[k]`` its degree when graded, ``shifts[k]`` its shift tag when
+        shifting: 1 for an entry of the shifted key, else 0)."""
         unit = [tuple(flint.arb(int(j == k)) for j in range(self.n)) for k in range(self.n)]
         return tuple(Jet(c, unit[k], x, unit[k], self.zero_hessian,
                          (Fraction(degrees[k]) if degrees else Fraction(0)) if self.graded else None,
-                         (c + p).lower(), (c + q).upper())
+                         (c + p).lower(), (c + q).upper(),
+                         s=(Fraction(shifts[k]) if shifts else Fraction(0)) if self.shifting else None)
                      for k, (c, x, (p, q)) in enumerate(zip(self.centre, self.intervals, self.ends)))
 
 
@@ -152,12 +162,12 @@ def _half_square(h):
 
 
 @contextlib.contextmanager
-def on_box(box: Box, degrees=None):
+def on_box(box: Box, degrees=None, shifts=None):
     """Within this block, jets (and the constants they meet) live on ``box``; yields its coordinate jets."""
     token = _BOX.set(box)
     try:
         with jet_precision():
-            yield box.coordinates(degrees)
+            yield box.coordinates(degrees, shifts)
     finally:
         _BOX.reset(token)
 
@@ -171,11 +181,70 @@ def current_box() -> Box:
 
 def _degree(a: "Jet", b: "Jet", operation: str):
     """The common degree of ``a`` and ``b`` (an exact 0 has every degree), or :class:`NotHomogeneous`."""
-    if a.deg == b.deg or b.v.is_zero():
+    if a.deg == b.deg or b.v.is_zero() or _UNCHECKED.get():
         return a.deg
     if a.v.is_zero():
         return b.deg
     raise NotHomogeneous(f"{operation} of quantities of degrees {a.deg} and {b.deg}")
+
+
+def _exact_number(a: "Jet") -> Fraction | None:
+    """The rational ``a`` is on the whole box when it is an exact number (no gradient, an exact ball), else ``None``."""
+    if not (a.v.is_exact() and a.c.is_exact() and all(x.is_zero() for x in a.g)):
+        return None
+    man, exp = a.v.mid().man_exp()
+    return Fraction(int(man)) * Fraction(2) ** int(exp)
+
+
+def _tracked() -> bool:
+    """Whether the current box tracks shift tags (then every jet on it carries one), outside :func:`unchecked`."""
+    return current_box().shifting and not _UNCHECKED.get()
+
+
+@contextlib.contextmanager
+def unchecked():
+    """Within this block neither degrees nor shift tags are checked: what is built from two sides whose degrees and
+    tags were checked, to bound them (the claim ``g``, a ratio of two sides that move alike, which moves in no fixed
+    way; ``g + λ·c`` with a branch's condition ``c``, of another degree), need not scale or stay put itself."""
+    token = _UNCHECKED.set(True)
+    try:
+        yield
+    finally:
+        _UNCHECKED.reset(token)
+
+
+def _same_shift(a: "Jet", b: "Jet", operation: str):
+    """The common shift tag of ``a`` and ``b`` (``None`` when not tracked), or :class:`NotInvariant`: a decision
+    between them (a ``max``, a comparison) is the same at ``l`` and ``l + c·1`` only when ``a − b`` does not move."""
+    if not _tracked():
+        return None
+    if a.s is None or b.s is None or a.s != b.s:
+        raise NotInvariant(f"{operation} of quantities that move by {a.s}·c and {b.s}·c under l → l + c·1")
+    return a.s
+
+
+def still(a: "Jet", operation: str):
+    """Tag 0 for ``operation`` of ``a`` (``exp``, ``log``, ``abs``, ``1/x``, a truth value): only a quantity that does
+    not move has an image that does not move; else :class:`NotInvariant`."""
+    if not _tracked():
+        return None
+    if a.s != 0:
+        raise NotInvariant(f"{operation} of a quantity that moves by {a.s}·c under l → l + c·1")
+    return a.s
+
+
+def _product_shift(a: "Jet", b: "Jet"):
+    """The tag of ``a·b``: 0 when neither moves, ``k·s`` when one is the exact number ``k``, else :class:`NotInvariant`
+    (``T·l``: its motion ``T·c`` is no fixed multiple of ``c``)."""
+    if not _tracked():
+        return None
+    if a.s == 0 and b.s == 0:
+        return Fraction(0)
+    for number, other in ((a, b), (b, a)):
+        k = _exact_number(number)
+        if k is not None and number.s == 0 and other.s is not None:
+            return k * other.s
+    raise NotInvariant(f"a product of quantities that move by {a.s}·c and {b.s}·c under l → l + c·1")
 
 
 def _meet(wide, narrow):
@@ -196,7 +265,7 @@ def _dot(xs, ys):
     return total
 
 
-def make_jet(c, d, ends, g, H, deg) -> "Jet":
+def make_jet(c, d, ends, g, H, deg, s=None) -> "Jet":
     """The jet of these parts; its value's exact ``ends`` (from the operation, by interval arithmetic on the ends
     of its arguments) met with the mean-value and Taylor forms."""
     box = current_box()
@@ -211,7 +280,7 @@ def make_jet(c, d, ends, g, H, deg) -> "Jet":
     if low > high:  # both hold the exact value: disjoint enclosures are a bug, never a result
         raise Undecided(f"internal: disjoint enclosures of one value ({ends}, [{low}, {high}])")
     value = low.union(high) if low.is_finite() and high.is_finite() else flint.arb(0).union(low).union(high)
-    return Jet(c, d, value, g, H, deg, low, high)
+    return Jet(c, d, value, g, H, deg, low, high, s=s)
 
 
 def _ends(x) -> tuple:
@@ -287,10 +356,10 @@ def hull_zero(x):
 class Jet:
     """``f`` on the current box: see the module's docstring."""
 
-    __slots__ = ("c", "d", "v", "g", "H", "deg", "lo", "hi")
+    __slots__ = ("c", "d", "v", "g", "H", "deg", "lo", "hi", "s")
 
-    def __init__(self, c, d, v, g, H, deg, lo=None, hi=None) -> None:
-        self.c, self.d, self.v, self.g, self.H, self.deg = c, tuple(d), v, tuple(g), H, deg
+    def __init__(self, c, d, v, g, H, deg, lo=None, hi=None, *, s=None) -> None:
+        self.c, self.d, self.v, self.g, self.H, self.deg, self.s = c, tuple(d), v, tuple(g), H, deg, s
         self.lo = v.lower() if lo is None else lo  # exact ends: f(B) ⊆ [lo, hi]; v is the ball of them
         self.hi = v.upper() if hi is None else hi
 
@@ -302,13 +371,15 @@ class Jet:
         H = None if self.H is None or other.H is None else tuple(a + b for a, b in zip(self.H, other.H))
         return make_jet(self.c + other.c, (a + b for a, b in zip(self.d, other.d)),
                      ((self.lo + other.lo).lower(), (self.hi + other.hi).upper()),
-                     tuple(a + b for a, b in zip(self.g, other.g)), H, _degree(self, other, "a sum"))
+                     tuple(a + b for a, b in zip(self.g, other.g)), H, _degree(self, other, "a sum"),
+                     None if self.s is None or other.s is None else self.s + other.s)
 
     __radd__ = __add__
 
     def __neg__(self):
         return Jet(-self.c, (-a for a in self.d), -self.v, (-a for a in self.g),
-                   None if self.H is None else tuple(-a for a in self.H), self.deg, -self.hi, -self.lo)
+                   None if self.H is None else tuple(-a for a in self.H), self.deg, -self.hi, -self.lo,
+                   s=None if self.s is None else -self.s)
 
     def __pos__(self):
         return self.fresh()
@@ -317,7 +388,7 @@ class Jet:
         """A new jet with the same parts: what ``max``, ``abs`` and ``+x`` return (float64's return new objects),
         so that a side's identity test (``np.max(l) is l[0]``) reads as it does in float64, never as a branch taken
         on the whole box."""
-        return Jet(self.c, self.d, self.v, self.g, self.H, self.deg, self.lo, self.hi)
+        return Jet(self.c, self.d, self.v, self.g, self.H, self.deg, self.lo, self.hi, s=self.s)
 
     def __sub__(self, other):
         other = jet(other)
@@ -340,7 +411,7 @@ class Jet:
                       for ah, bh, (k, m) in zip(a.H, b.H, current_box().pairs))
         deg = None if a.deg is None else a.deg + b.deg
         return make_jet(a.c * b.c, (x * b.c + a.c * y for x, y in zip(a.d, b.d)), _times(a, b),
-                     tuple(x * b.v + a.v * y for x, y in zip(a.g, b.g)), H, deg)
+                     tuple(x * b.v + a.v * y for x, y in zip(a.g, b.g)), H, deg, _product_shift(a, b))
 
     __rmul__ = __mul__
 
@@ -348,7 +419,7 @@ class Jet:
         a = self
         H = None if a.H is None else tuple(2 * (a.v * ah + a.g[k] * a.g[m]) for ah, (k, m) in zip(a.H, current_box().pairs))
         return make_jet(_square_arb(a.c), (2 * a.c * x for x in a.d), _squared(a), tuple(2 * a.v * x for x in a.g),
-                     H, None if a.deg is None else 2 * a.deg)
+                     H, None if a.deg is None else 2 * a.deg, _product_shift(a, a))
 
     def __truediv__(self, other):
         other = jet(other)
@@ -362,7 +433,7 @@ class Jet:
         if not (self.lo > 0 or self.hi < 0):
             raise Undecided(f"1/x with x ∈ [{self.lo}, {self.hi}], which may be 0 on this box")
         return _unary(self, lambda x: 1 / x, lambda x, fx: -fx * fx, lambda x, fx, f1: 2 * fx * fx * fx,
-                      None if self.deg is None else -self.deg, monotone=-1)
+                      None if self.deg is None else -self.deg, monotone=-1, operation="1/x")
 
     def __pow__(self, other):
         if isinstance(other, (int, np.integer)) and not isinstance(other, (bool, np.bool_)):
@@ -384,59 +455,64 @@ class Jet:
         return NotImplemented if base is None else base ** self
 
     def __abs__(self):
+        still(self, "|x|")
         if self.lo >= 0:
             return self.fresh()
         if self.hi <= 0:
             return -self
         choices = _BRANCH.get()
         if choices is not None:
-            return (self, -self)[choices.choose(2)].fresh()
+            return (self, -self)[choices.choose(2, [[self], [-self]])].fresh()
         _took_hull()
         d = self.d if self.c.lower() >= 0 else tuple(-x for x in self.d) if self.c.upper() <= 0 else map(hull_zero, self.d)
         return make_jet(abs(self.c), d, (flint.arb(0), max(-self.lo, self.hi)), tuple(map(hull_zero, self.g)), None,
-                     self.deg)
+                     self.deg, self.s)
 
     # elementary functions (numpy's ufuncs call these methods on object arrays) ------------------------------
     def exp(self):
-        return _unary(self, flint.arb.exp, lambda x, fx: fx, lambda x, fx, f1: fx, self._dimensionless("exp"), monotone=1)
+        return _unary(self, flint.arb.exp, lambda x, fx: fx, lambda x, fx, f1: fx, self._dimensionless("exp"), monotone=1,
+                      operation="exp")
 
     def expm1(self):
         return _unary(self, flint.arb.expm1, lambda x, fx: x.exp(), lambda x, fx, f1: f1, self._dimensionless("expm1"),
-                      monotone=1)
+                      monotone=1, operation="expm1")
 
     def log(self):
         if not (self.lo > 0 and self.v > 0):
             raise Undecided(f"log of [{self.lo}, {self.hi}], which is not certainly positive on the box")
         return _unary(self, flint.arb.log, lambda x, fx: 1 / x, lambda x, fx, f1: -f1 * f1, self._dimensionless("log"),
-                      monotone=1)
+                      monotone=1, operation="log")
 
     def sqrt(self):
         if self.lo < 0:
             raise Undecided(f"sqrt of [{self.lo}, {self.hi}], which reaches below 0 on this box")
         return _unary(self._nonnegative(), flint.arb.sqrt, lambda x, fx: 1 / (2 * fx), lambda x, fx, f1: -f1 * f1 * f1 * 2,
-                      None if self.deg is None else self.deg / 2, monotone=1)
+                      None if self.deg is None else self.deg / 2, monotone=1, operation="sqrt")
 
     def tanh(self):
         return _unary(self, flint.arb.tanh, lambda x, fx: 1 - fx * fx, lambda x, fx, f1: -2 * fx * f1,
-                      self._dimensionless("tanh"), monotone=1)
+                      self._dimensionless("tanh"), monotone=1, operation="tanh")
 
     def sin(self):
-        return _unary(self, flint.arb.sin, lambda x, fx: x.cos(), lambda x, fx, f1: -fx, self._dimensionless("sin"))
+        return _unary(self, flint.arb.sin, lambda x, fx: x.cos(), lambda x, fx, f1: -fx, self._dimensionless("sin"),
+                      operation="sin")
 
     def cos(self):
-        return _unary(self, flint.arb.cos, lambda x, fx: -x.sin(), lambda x, fx, f1: -fx, self._dimensionless("cos"))
+        return _unary(self, flint.arb.cos, lambda x, fx: -x.sin(), lambda x, fx, f1: -fx, self._dimensionless("cos"),
+                      operation="cos")
 
     def _nonnegative(self):
         """This jet with its value ball cut at 0 (``lo ≥ 0``: a ball of ``[0, w]`` reaches below 0 by rounding)."""
         if self.v.lower() >= 0 and self.c.lower() >= 0:
             return self
-        return Jet(self.c.nonnegative_part(), self.d, self.v.nonnegative_part(), self.g, self.H, self.deg, self.lo, self.hi)
+        return Jet(self.c.nonnegative_part(), self.d, self.v.nonnegative_part(), self.g, self.H, self.deg, self.lo,
+                   self.hi, s=self.s)
 
     def square(self):
         return self._square()
 
     def _dimensionless(self, name: str):
-        if self.deg not in (None, 0):
+        if self.deg not in (None, 0) and not _UNCHECKED.get():
             raise NotHomogeneous(f"{name} of a quantity of degree {self.deg}")
         return self.deg
 
@@ -446,7 +522,15 @@ class Jet:
         if other is None:
             return NotImplemented  # an array: numpy compares element by element
         difference = self - other
-        return _decide(difference.lo, difference.hi, strict=strict, sign=sign)
+        still(difference, "a comparison")
+        try:
+            return _decide(difference.lo, difference.hi, strict=strict, sign=sign)
+        except Undecided:
+            choices = _BRANCH.get()
+            if choices is None:
+                raise
+            signed = difference if sign > 0 else -difference  # true where signed ≥ 0 (its closure), false elsewhere
+            return choices.choose(2, [[signed], [-signed]], continuous=False) == 0
 
     def __lt__(self, other):
         return self._compare(other, strict=True, sign=-1)
@@ -467,10 +551,14 @@ class Jet:
         if other is None:
             return NotImplemented  # an array: numpy compares element by element
         difference = self - other
+        still(difference, "an equality test")
         if difference.lo == 0 and difference.hi == 0:
             return True
         if difference.lo > 0 or difference.hi < 0:
             return False
+        choices = _BRANCH.get()
+        if choices is not None:  # equal where d ≥ 0 and −d ≥ 0; unequal on a set that is not closed: no condition
+            return choices.choose(2, [[difference, -difference], []], continuous=False) == 0
         raise Undecided(f"whether [{difference.lo}, {difference.hi}] is 0 is undecided on this box")
 
     def __ne__(self, other):
@@ -480,14 +568,18 @@ class Jet:
     __hash__ = None  # a jet is no dict key or set member: hashing would decide equality by identity
 
     def __bool__(self) -> bool:
+        still(self, "a truth value")
         if self.lo > 0 or self.hi < 0:
             return True
         if self.v.is_zero():
             return False
+        choices = _BRANCH.get()
+        if choices is not None:
+            return choices.choose(2, [[], [self, -self]], continuous=False) == 0
         raise Undecided(f"the truth of [{self.lo}, {self.hi}] is undecided on this box")
 
     def __float__(self) -> float:
-        if self.v.is_exact() and all(x.is_zero() for x in self.g) and self.deg in (None, 0):
+        if self.v.is_exact() and all(x.is_zero() for x in self.g) and self.deg in (None, 0) and self.s in (None, 0):
             return float(self.v)
         raise InvalidArgumentType(f"float() of {self.v}, which varies over the box (or has a degree): "
                                   "a side must not evaluate at one point")
@@ -509,7 +601,7 @@ def _decide(low, high, *, strict: bool, sign: int) -> bool:
     raise Undecided(f"the sign of [{low}, {high}] is undecided on this box")
 
 
-def _unary(a: Jet, f, f1, f2, deg, *, monotone: int = 0) -> Jet:
+def _unary(a: Jet, f, f1, f2, deg, *, monotone: int = 0, operation: str = "a function") -> Jet:
     """``f(a)`` with ``f1(x, f(x))`` its derivative and ``f2(x, f(x), f'(x))`` its second derivative; ``monotone``:
     ``f`` increases (1) or decreases (−1) on the box's values, so its value's ends are those of the argument's."""
     value, centre = f(a.v), f(a.c)
@@ -522,14 +614,15 @@ def _unary(a: Jet, f, f1, f2, deg, *, monotone: int = 0) -> Jet:
     if monotone:
         low, high = (f(a.lo), f(a.hi)) if monotone > 0 else (f(a.hi), f(a.lo))
         ends = (max(ends[0], low.lower()), min(ends[1], high.upper()))
-    return make_jet(centre, (slope_c * x for x in a.d), ends, tuple(slope * x for x in a.g), H, deg)
+    return make_jet(centre, (slope_c * x for x in a.d), ends, tuple(slope * x for x in a.g), H, deg,
+                    still(a, operation))
 
 
 def constant(value, deg=None) -> Jet:
     """The exact constant ``value`` (an arb ball) on the current box, of degree ``deg`` (0 on a graded box)."""
     box = current_box()
     deg = (Fraction(0) if deg is None else Fraction(deg)) if box.graded else None
-    return Jet(value, box.zeros, value, box.zeros, box.zero_hessian, deg)
+    return Jet(value, box.zeros, value, box.zeros, box.zero_hessian, deg, s=Fraction(0) if box.shifting else None)
 
 
 def jet(value) -> Jet | None:
@@ -544,15 +637,21 @@ def jet(value) -> Jet | None:
 
 
 class Choices:
-    """The choices of one *branch* evaluation: where a ``max`` (or ``abs``) is undecided on the box, take the argument
-    ``prefix`` says (then the first), and record each choice and how many there were."""
+    """The choices of one *branch* evaluation: where a ``max``, ``abs`` or comparison is undecided on the box, take the
+    outcome ``prefix`` says (then the first), and record each choice and how many there were; ``conditions``: jets
+    ``c`` with ``c ≥ 0`` wherever the outcomes taken are the side's (``a − b`` for ``max`` taking ``a``);
+    ``continuous``: no comparison was split (a ``max`` or ``abs`` is continuous across its branches, a comparison's
+    outcome may make the side jump, and then no face of the box may be claimed)."""
 
     def __init__(self, prefix=()) -> None:
-        self.prefix, self.made = list(prefix), []
+        self.prefix, self.made, self.conditions, self.continuous = list(prefix), [], [], True
 
-    def choose(self, n: int) -> int:
+    def choose(self, n: int, conditions=None, *, continuous: bool = True) -> int:
         pick = self.prefix[len(self.made)] if len(self.made) < len(self.prefix) else 0
         self.made.append((pick, n))
+        if conditions is not None:
+            self.conditions.extend(conditions[pick])
+        self.continuous = self.continuous and continuous
         return pick
 
     def next_prefix(self) -> list[int] | None:
@@ -604,6 +703,7 @@ def maximum(a, b) -> Jet:
     branch evaluation (:func:`branching`) the one the branch picks."""
     a, b = jet(a), jet(b)
     deg = _degree(a, b, "a maximum")
+    s = _same_shift(a, b, "a maximum")
     difference = a - b
     if difference.lo >= 0:
         return a.fresh()
@@ -611,11 +711,11 @@ def maximum(a, b) -> Jet:
         return b.fresh()
     choices = _BRANCH.get()
     if choices is not None:
-        return (a, b)[choices.choose(2)].fresh()
+        return (a, b)[choices.choose(2, [[difference], [-difference]])].fresh()
     _took_hull()
     d = a.d if difference.c.lower() > 0 else b.d if difference.c.upper() < 0 else (x.union(y) for x, y in zip(a.d, b.d))
     return make_jet(a.c.max(b.c), d, (max(a.lo, b.lo), max(a.hi, b.hi)), tuple(x.union(y) for x, y in zip(a.g, b.g)),
-                 None, deg)
+                 None, deg, s)
 
 
 def minimum(a, b) -> Jet:
@@ -626,13 +726,15 @@ def maximum_of(values) -> Jet:
     """``max`` of several values: those certainly below another's lower end dropped, then one branch per remaining
     value in a branch evaluation, else the pairwise sound ``max``."""
     values = [jet(v) for v in values]
-    for v in values[1:]:  # graded: one degree (a value dropped below must not hide another degree)
+    for v in values[1:]:  # graded: one degree, one shift tag (a value dropped below must not hide another)
         _degree(values[0], v, "a maximum")
+        _same_shift(values[0], v, "a maximum")
     floor = max(v.lo for v in values)
     live = [v for v in values if v.hi >= floor]
     choices = _BRANCH.get()
     if len(live) > 1 and choices is not None:
-        return live[choices.choose(len(live))].fresh()
+        larger = [[v - w for w in live if w is not v] for v in live]  # v is the max where v − w ≥ 0 for every w
+        return live[choices.choose(len(live), larger)].fresh()
     result = live[0].fresh()
     for v in live[1:]:
         result = maximum(result, v)

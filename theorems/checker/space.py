@@ -22,7 +22,8 @@ from types import SimpleNamespace
 import flint
 import numpy as np
 
-from theorems.checker.jet import BITS, Jet, NotHomogeneous, hull_zero, make_jet, jet, maximum, maximum_of, minimum
+from theorems.checker.jet import (BITS, Jet, NotHomogeneous, hull_zero, make_jet, jet, maximum, maximum_of, minimum,
+                                  still)
 from theorems.errors import InvalidArgument
 
 
@@ -111,7 +112,8 @@ def _norm(entries) -> Jet:
     centre = squares.c.nonnegative_part().sqrt()
     bound = [_root_sum_squares([x.g[k] for x in entries]) for k in range(len(entries[0].g))]
     bound_c = [_root_sum_squares([x.d[k] for x in entries]) for k in range(len(entries[0].d))]
-    return make_jet(centre, bound_c, value, tuple(bound), None, degree)
+    shift = [still(x, "a norm") for x in entries][0]
+    return make_jet(centre, bound_c, value, tuple(bound), None, degree, shift)
 
 
 def _root_sum_squares(values):
@@ -141,7 +143,8 @@ def spectral_norm(matrix) -> Jet:
     flat = [x for row in entries for x in row]
     bound = tuple(_root_sum_squares([x.g[k] for x in flat]) for k in range(n))
     bound_c = tuple(_root_sum_squares([x.d[k] for x in flat]) for k in range(n))
-    return make_jet(centre, bound_c, (value.lower(), value.upper()), bound, None, degrees.pop())
+    shift = [still(x, "a spectral norm") for x in flat][0]
+    return make_jet(centre, bound_c, (value.lower(), value.upper()), bound, None, degrees.pop(), shift)
 
 
 def _sigma_one(balls):

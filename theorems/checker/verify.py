@@ -1,7 +1,7 @@
 """``verify_proof``: re-check a proof certificate with the checker's own arithmetic, sharing no bounding code
 with the prover that wrote it.
 
-For a statement ``small ≤ big`` the certificate claims ``small ≤ (1 + slack)·big`` on its domain. The checker
+For a statement ``small ≤ big`` the certificate claims ``small ≤ big + slack·|big|`` on its domain. The checker
 says ``proved`` only when
 
 1. the boxes tile the domain (:mod:`~theorems.checker.cover`, exact rationals); with a homogeneity
@@ -10,7 +10,8 @@ says ``proved`` only when
    homogeneous, ``small`` and ``big`` of one degree, so the claim at a scaled point is the claim at the base point;
 2. on every box, each element's ``g ≤ 0`` is proved by its own jets (:mod:`~theorems.checker.space`), where
    ``g = small/big − b`` if ``big > 0`` on the box (``b`` the box's claimed bound, else ``1 + slack``),
-   ``small − b·big`` if ``big ≥ 0``, ``small − (1 + slack)·big`` otherwise;
+   ``small − b·big`` if ``big ≥ 0``, ``small − (1 − slack)·big`` if ``big ≤ 0``, ``small − (1 + slack)·big``
+   otherwise (each ``≤ 0`` only where the claim holds);
 3. each face reduction the certificate claims is re-proved: ``∂g/∂x_k`` enclosed on the whole box has the claimed
    sign, so ``g``'s largest value is on that face, where the check continues. A face whose sign the checker can
    neither confirm nor refute is dropped: the box must then close without the certificate's faces.
@@ -47,8 +48,8 @@ import numpy as np
 
 from theorems.checker import certificate as certificates
 from theorems.checker.cover import outside, uncovered
-from theorems.checker.jet import (Box, Choices, NotHomogeneous, Undecided, at_least_bits, branching, constant,
-                                  counting_hulls, jet, on_box)
+from theorems.checker.jet import (Box, Choices, NotHomogeneous, NotInvariant, Undecided, at_least_bits, branching,
+                                  constant, counting_hulls, jet, on_box, unchecked)
 from theorems.checker.space import JET, as_jet_array
 from theorems.errors import InvalidArgument, InvalidArgumentType
 
@@ -65,7 +66,7 @@ the prover's; a box where the claim fails is rejected at the first sub-box whose
 class ProofCheck:
     """The checker's verdict on a certificate.
 
-    ``status``: ``"proved"`` (the theorem *small ≤ (1 + slack)·big on* ``domain`` holds: every box closed, the
+    ``status``: ``"proved"`` (the theorem *small ≤ big + slack·|big| on* ``domain`` holds: every box closed, the
     boxes tile the domain, every claimed reduction re-proved) or ``"rejected"`` (``reason`` says what failed,
     ``failed_box`` where). ``boxes``: the certificate's; ``evaluations``: boxes the checker evaluated (its own
     bisections and faces included); ``faces``: face reductions re-proved; ``sup``: the largest claimed bound of
@@ -133,7 +134,7 @@ def screen(data: Mapping[str, Any], statement) -> bool:
             for box in certificate.boxes:
                 checker.bound = box.bound if box.bound is not None else checker.one_plus_slack
                 checker._evaluate_path(box.low, box.high, None)
-    except (NotHomogeneous, CertificateRejected):
+    except (NotHomogeneous, NotInvariant, CertificateRejected):
         return False
     except Exception:  # noqa: BLE001 - undecided on the box (a hull, a division): only the full check decides
         return True
@@ -169,12 +170,17 @@ class Checker:
         self.certificate, self.statement, self.refine, self.progress = certificate, statement, refine, progress
         self.domain = certificate.proved_on
         self.evaluations = self.faces = self.hulls = 0
+        self.faces_sound = True
         self.one_plus_slack = 1 + certificate.slack
         homogeneity = certificate.homogeneity
         self.degrees = dict(homogeneity.degrees) if homogeneity else {}
-        self.coordinate_degrees = [self.degrees.get(key, 0) for key, n in zip(self.domain.free, self.domain.sizes())
-                                   for _ in range(n)]
-        self.fixed = _resolved(self.domain.fixed, statement, certificate.path)
+        self.shift = certificate.shift
+        entries = [(key, n) for key, n in zip(self.domain.free, self.domain.sizes())]
+        self.coordinate_degrees = [self.degrees.get(key, 0) for key, n in entries for _ in range(n)]
+        self.coordinate_shifts = [int(self.shift is not None and key == self.shift.key) for key, n in entries
+                                  for _ in range(n)]
+        self.fixed_of = [_resolved(piece.fixed, statement, certificate.path) for piece in certificate.pieces]
+        self.fixed = self.fixed_of[0]
 
     def run(self) -> ProofCheck:
         started = time.perf_counter()
@@ -195,12 +201,19 @@ class Checker:
     def _result(self, status, reason, started, failed_box=None) -> ProofCheck:
         bounds = [box.bound for box in self.certificate.boxes]
         sup = float(max(bounds)) if status == "proved" and all(b is not None for b in bounds) else None
-        homogeneity = self.certificate.homogeneity
-        reduction = None
+        homogeneity, shift = self.certificate.homogeneity, self.shift
+        parts = []
         if homogeneity:
             scaled = ", ".join(f"{k}^{v}" for k, v in homogeneity.degrees.items())
-            reduction = (f"homogeneity ({scaled}) from {homogeneity.base.describe()}"
+            parts.append(f"homogeneity ({scaled}) from {homogeneity.base.describe()}"
                          + (", proved by graded evaluation" if status == "proved" else ""))
+        if shift:
+            parts.append(f"shift invariance of {'each side' if shift.sides == 'each' else 'lhs − rhs'} in "
+                         f"{shift.key} (l → l − max l) onto {len(shift.pieces)} pieces"
+                         + (", proved by tagged evaluation" if status == "proved" else ""))
+            if shift.sides == "difference":
+                sup = None  # the bounds are ratios at the shifted instances, not at the domain's
+        reduction = "; then ".join(parts) or None
         return ProofCheck(self.certificate.path, self.statement.id, status, reason,
                           self.certificate.domain.describe(), float(self.certificate.slack),
                           len(self.certificate.boxes), self.evaluations, self.faces, sup, reduction,
@@ -216,21 +229,30 @@ class Checker:
             reason = _image_outside_base(self.certificate.domain, self.certificate.homogeneity)
             if reason:
                 raise CertificateRejected(f"reduction: {reason}")
-        lows, highs = self.domain.lows, self.domain.highs
+        if self.shift:
+            before = self.certificate.homogeneity.base if self.certificate.homogeneity else self.certificate.domain
+            reason = _shifted_outside_pieces(before, self.shift)
+            if reason:
+                raise CertificateRejected(f"shift reduction: {reason}")
         for i, box in enumerate(self.certificate.boxes):
-            reason = outside(lows, highs, box.low, box.high)
+            piece = self.certificate.pieces[box.piece]
+            reason = outside(piece.lows, piece.highs, box.low, box.high)
             if reason:
                 raise CertificateRejected(f"box {i} is not inside the domain: {reason}", i)
             if box.bound is not None and box.bound > self.one_plus_slack:
                 raise CertificateRejected(f"box {i} claims sup small/big ≤ {float(box.bound):.12g}, above 1 + slack = "
                                 f"{float(self.one_plus_slack):.12g}: it proves nothing", i)
-        hole = uncovered(lows, highs, [(box.low, box.high) for box in self.certificate.boxes])
-        if hole:
-            raise CertificateRejected(f"coverage: {hole} of {self.domain.describe()}")
+        for p, piece in enumerate(self.certificate.pieces):
+            hole = uncovered(piece.lows, piece.highs,
+                             [(box.low, box.high) for box in self.certificate.boxes if box.piece == p])
+            if hole:
+                where = f" (piece {p})" if self.shift else ""
+                raise CertificateRejected(f"coverage: {hole} of {piece.describe()}{where}")
 
     # one box ----------------------------------------------------------------------------------------------
     def _box(self, i: int, box) -> None:
         self.bound = box.bound if box.bound is not None else self.one_plus_slack
+        self.domain, self.fixed = self.certificate.pieces[box.piece], self.fixed_of[box.piece]
         try:
             reason = self._prove(box.low, box.high, None, box.faces, self.refine, None)
             if reason and box.faces:
@@ -241,6 +263,8 @@ class Checker:
                     reason = None
         except NotHomogeneous as error:
             reason = f"the claimed homogeneity is not proved: {error}"
+        except NotInvariant as error:
+            reason = f"the claimed shift invariance is not proved: {error}"
         except CertificateRejected as rejected:
             reason = rejected.reason
         except Exception as error:  # noqa: BLE001 - a side that cannot run on jets rejects, naming why
@@ -288,6 +312,10 @@ class Checker:
         """``("closed" | "face" | "refuted" | "open", why)`` for element ``e`` on the box, every path agreeing;
         ``exact``: the one path encloses the true function (a refutation is only read off that one)."""
         values = [path[e] for path in paths]
+        if steps and not exact and not self.faces_sound:
+            return "open", (f"element {e}: the certificate reduces a coordinate to a face of a box the checker evaluates "
+                            "path by path across a comparison (the side may jump between paths), or by a path's "
+                            "conditions: no face is claimed there")
         if steps:
             k, side = steps[0]
             sign = 1 if side == "high" else -1
@@ -335,21 +363,23 @@ class Checker:
             return [values], forms
         if not self.hulls:
             return None, forms
-        paths, prefix = [], []
+        paths, prefix, self.faces_sound = [], [], True
         while prefix is not None:
             if len(paths) == MAX_BRANCHES:
-                raise Undecided(f"more than {MAX_BRANCHES} branches of undecided maxima")
+                raise Undecided(f"more than {MAX_BRANCHES} branches of undecided decisions")
             choices = Choices(prefix)
             with branching(choices):
-                values, forms = self._evaluate_path(low, high, forms)
+                values, forms = self._evaluate_path(low, high, forms, choices)
             paths.append(values)
             prefix = choices.next_prefix()
         return paths, forms
 
-    def _evaluate_path(self, low, high, forms):
+    def _evaluate_path(self, low, high, forms, choices=None):
+        """``([g per element], forms)`` on the box; on a path of a branch evaluation (``choices``), each ``g`` that
+        does not close alone is bounded where the path's conditions hold (:func:`_where_taken`)."""
         self.evaluations += 1
-        box = Box(low, high, graded=bool(self.degrees))
-        with on_box(box, self.coordinate_degrees) as coordinates:
+        box = Box(low, high, graded=bool(self.degrees), shifting=self.shift is not None)
+        with on_box(box, self.coordinate_degrees, self.coordinate_shifts) as coordinates:
             fixed = {k: _graded(v, self.degrees.get(k, 0)) if self.degrees else v for k, v in self.fixed.items()}
             params = self.domain.assemble(list(coordinates), wrap=as_jet_array, fixed=fixed)
             instance = self.statement.parameters(params, JET) if self.statement.parameters else params
@@ -360,11 +390,25 @@ class Checker:
             if any(x is None for x in small + big):
                 raise CertificateRejected("a side returned something that is not a real number")
             forms = forms or [_form(b) for b in big]
-            return [self._g(s, b, form) for s, b, form in zip(small, big, forms)], forms
+            values = [self._g(s, b, form) for s, b, form in zip(small, big, forms)]
+            if choices is None:
+                return values, forms
+            with unchecked():
+                bounded = [_where_taken(g, choices.conditions) if g.hi > 0 else g for g in values]
+            self.faces_sound = self.faces_sound and choices.continuous and all(
+                a is b for a, b in zip(bounded, values))
+            return bounded, forms
 
     def _g(self, small, big, form: str):
         if self.degrees:
             _same_degree(small, big)
+        if self.shift:
+            _invariant(small, big, self.shift.sides)
+            with unchecked():
+                return self._claim(small, big, form)
+        return self._claim(small, big, form)
+
+    def _claim(self, small, big, form: str):
         bound = _arb(self.bound)
         if form == "ratio":
             return small / big - bound
@@ -373,16 +417,54 @@ class Checker:
         if self.bound < self.one_plus_slack:
             raise CertificateRejected(f"the box claims sup small/big ≤ {float(self.bound):.12g}, but big is not certainly "
                             "≥ 0 on it, so no ratio bound is proved there")
-        return small - big * _arb(self.one_plus_slack)
+        # the theorem is small ≤ big + slack·|big|: where big ≤ 0, small − (1 − slack)·big is it exactly; elsewhere
+        # small − (1 + slack)·big claims at least as much (both ≤ 0 only where the theorem holds, whatever big's sign)
+        return small - big * _arb(2 - self.one_plus_slack if form == "nonpositive" else self.one_plus_slack)
+
+
+def _where_taken(g, conditions):
+    """``g + Σ λ_j c_j`` with multipliers ``λ_j ≥ 0`` the checker picks for the path's conditions ``c_j ≥ 0`` (it is
+    ``≥ g`` wherever the path is the side's, so its ``≤ 0`` proves ``g ≤ 0`` there): for each condition in turn, the
+    multiplier that most lowers the enclosure's upper end among the projection of ``g``'s slope at the box's point on
+    ``c``'s and the ratios that cancel one coordinate's slope, each also halved and doubled."""
+    best = g
+    for c in conditions:
+        for weight in _multipliers(best, c):
+            candidate = best + c * flint.arb(weight)
+            if candidate.hi < best.hi:
+                best = candidate
+        if best.hi <= 0:
+            break
+    return best
+
+
+def _multipliers(g, c) -> set[float]:
+    mine, theirs = [float(x.mid()) for x in g.d], [float(x.mid()) for x in c.d]
+    norm = sum(t * t for t in theirs)
+    found = {-sum(m * t for m, t in zip(mine, theirs)) / norm} if norm > 0 else set()
+    found |= {-float(a.mid()) / float(b.mid()) for a, b in zip(g.g, c.g) if b.is_finite() and a.is_finite()
+              and float(b.mid()) != 0}
+    return {w * scale for w in found if w > 0 and np.isfinite(w) for scale in (0.5, 1.0, 2.0)}
 
 
 def _form(big) -> str:
-    return "ratio" if big.lo > 0 else "difference" if big.lo >= 0 else "theorem"
+    return "ratio" if big.lo > 0 else "difference" if big.lo >= 0 else "nonpositive" if big.hi <= 0 else "theorem"
 
 
 def _same_degree(small, big) -> None:
     if small.deg != big.deg and not small.v.is_zero() and not big.v.is_zero():
         raise NotHomogeneous(f"the two sides have degrees {small.deg} and {big.deg}")
+
+
+def _invariant(small, big, sides: str) -> None:
+    """The shift reduction's claim on this path: each side does not move (``each``), or both move alike
+    (``difference``: ``lhs − rhs`` does not move); else :class:`NotInvariant`."""
+    if small.s is None or big.s is None:
+        raise NotInvariant("a side carries no shift tag")
+    if sides == "each" and (small.s != 0 or big.s != 0):
+        raise NotInvariant(f"the sides move by {small.s}·c and {big.s}·c under l → l + c·1, not each by 0")
+    if small.s != big.s:
+        raise NotInvariant(f"the sides move by {small.s}·c and {big.s}·c under l → l + c·1: lhs − rhs moves")
 
 
 def _arb(value: Fraction):
@@ -468,3 +550,37 @@ def _image_outside_base(domain, homogeneity) -> str | None:
                 return (f"{key}[{j}] ∈ [{float(lo):g}, {float(hi):g}] scales to [{float(min(image)):g}, "
                         f"{float(max(image)):g}], outside the base's [{float(blo):g}, {float(bhi):g}]")
     return None
+
+
+def _shifted_outside_pieces(before, shift) -> str | None:
+    """Why some instance of ``before`` shifted to ``l − (max l)·1`` lies in no piece of ``shift`` whose top entry is
+    its largest, or ``None``. Where entry ``i`` is the largest, the shifted ``l_j`` lies in ``[a_j − b_i, min(0,
+    b_j − a_i)]`` (``l_j ∈ [a_j, b_j]``) and ``l_i`` is 0; every other key is unchanged."""
+    ranges = _ranges(before, shift.key)
+    floor = max(low for low, _ in ranges)
+    for i, (a_i, b_i) in enumerate(ranges):
+        if b_i < floor:
+            continue  # entry i is never the largest
+        image = [(Fraction(0), Fraction(0)) if j == i else (a_j - b_i, min(Fraction(0), b_j - a_i))
+                 for j, (a_j, b_j) in enumerate(ranges)]
+        if not any(top == i and _holds(piece, before, shift.key, image) for top, piece in shift.pieces):
+            shown = " × ".join(f"[{float(lo):g}, {float(hi):g}]" for lo, hi in image)
+            return f"no piece with top entry {i} holds {shift.key} ∈ {shown} (the instances whose largest entry is {i})"
+    return None
+
+
+def _holds(piece, before, key: str, image) -> bool:
+    """Whether ``piece`` holds ``image`` for ``key`` and every other key of ``before`` as it is."""
+    for name in before.order:
+        mine, theirs = (image if name == key else _ranges(before, name)), _ranges(piece, name)
+        if mine is None or theirs is None:
+            if mine is not None or theirs is not None or not _same_value(before.fixed.get(name), piece.fixed.get(name)):
+                return False
+            continue
+        if len(mine) != len(theirs) or any(lo < plo or hi > phi for (lo, hi), (plo, phi) in zip(mine, theirs)):
+            return False
+    return True
+
+
+def _same_value(a, b) -> bool:
+    return type(a) is type(b) and a == b

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import sys
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -30,10 +31,11 @@ from theorems.engine.prove.domain import interval_bounds, is_interval
 from theorems.engine.prove.state import now
 from theorems.errors import InvalidArgument
 
-METHODS = ("mean-value", "mean-value+faces", "taylor2", "taylor2+faces")
+METHODS = ("mean-value", "mean-value+faces", "taylor2", "taylor2+faces", "mean-value+branches", "taylor2+branches")
 """How a box was closed: the dual's enclosure (plain interval value ∩ mean-value form) or the second-order Taylor
 form (jets of order 2, :mod:`theorems.arithmetic.box_jet`) on the whole box, or either after the face reductions where ``g`` is
-certainly monotone."""
+certainly monotone, or either path by path where a decision of the side is undecided on the box
+(:mod:`theorems.engine.prove.branches`; no faces there)."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,6 +49,8 @@ class Leaf:
     bound: float | None
     form: str = "mean-value"
     """The enclosure that closed the box: ``"mean-value"`` or ``"taylor2"`` (where any element needed it)."""
+    piece: int | None = None
+    """The piece of a shift reduction's base it lies in (``None``: no shift)."""
 
     @property
     def method(self) -> str:
@@ -60,6 +64,8 @@ class Leaf:
         faces = {str(e): [[int(k), side] for k, side in steps] for e, steps in self.faces.items() if steps}
         if faces:
             entry["faces"] = faces
+        if self.piece is not None:
+            entry["piece"] = int(self.piece)
         return entry
 
 
@@ -99,13 +105,33 @@ def domain_spec(domain: Mapping[str, Any]) -> dict[str, Any]:
     return spec
 
 
-def certificate_json(*, statement, domain: Mapping[str, Any], slack: float, leaves, reduction=None,
+def certificate_json(*, statement, domain: Mapping[str, Any], slack: float, leaves, reduction=None, shift=None,
                      bits: int = 0) -> dict:
     """The certificate of a proof of ``statement`` on ``domain`` whose closed boxes are ``leaves`` (``bits``: the
-    precision the checker should work at, at least; 0: its own)."""
-    return {"bits": int(bits), "format": FORMAT, "version": 1, "statement": statement.id, "relation": statement.relation,
-            "slack": float(slack), "domain": domain_spec(domain), "reduction": reduction,
-            "boxes": [leaf.to_json() for leaf in leaves]}
+    precision the checker should work at, at least; 0: its own); ``reduction``/``shift``: the reductions'
+    fields (:mod:`~theorems.engine.prove.reduction`); ``source``: where the statement lives (:func:`source_of`)."""
+    data = {"bits": int(bits), "format": FORMAT, "version": 2 if shift else 1, "statement": statement.id,
+            "relation": statement.relation, "slack": float(slack), "domain": domain_spec(domain),
+            "reduction": reduction, "boxes": [leaf.to_json() for leaf in leaves]}
+    if shift:
+        data["shift"] = shift
+    source = source_of(statement)
+    if source is not None:
+        data["source"] = source
+    return data
+
+
+def source_of(statement) -> dict[str, Any] | None:
+    """Where ``statement`` lives, so that ``verify-proof PATH`` finds it: the module of its ``lhs`` and the
+    module-level name bound to it there (``None``: none found; then the module is searched by the statement's id,
+    in module-level tuples and lists too), and the module's file. ``None`` for a statement whose sides come from no
+    importable module (``__main__``, a lambda typed at a prompt)."""
+    module = sys.modules.get(getattr(statement.lhs, "__module__", None) or "")
+    if module is None or module.__name__ == "__main__":
+        return None
+    name = next((key for key, value in vars(module).items() if value is statement), None)
+    file = getattr(module, "__file__", None)
+    return {"module": module.__name__, "name": name, "file": str(Path(file).resolve()) if file else None}
 
 
 def write(path: Path, data: Mapping[str, Any]) -> None:

@@ -1,58 +1,29 @@
 """One box of a branch-and-bound: the claim enclosed on it, closed, reduced to a face, or split.
 
-On a box, ``g = small/big − (1 + slack)`` (where ``big > 0`` is certain: a common factor of both sides cancels, as
-``1/T`` does) or ``small − (1 + slack)·big`` (elsewhere) is enclosed by a :class:`Method`: the jets of one order of
-:mod:`theorems.arithmetic.box_jet` (:data:`MEAN_VALUE`, order 1; where it leaves the box open by less than
-:data:`~theorems.engine.prove.state.TAYLOR_BELOW`, :data:`TAYLOR2`, order 2). An element whose ``g ≤ 0`` is certain
-is closed; one where ``g`` is certainly monotone in a coordinate is moved to the face where ``g`` is largest
-(:func:`collapse`, what the certificate's ``faces`` state) and evaluated again; what stays open is split along the
-coordinate of largest ``|∂g|·width`` (:func:`split`). Every box's enclosures are cross-checked at its centre
-(:mod:`~theorems.engine.prove.crosscheck`).
+On a box, ``g`` (``small/big − (1 + slack)`` where ``big > 0`` is certain: a common factor of both sides cancels, as
+``1/T`` does; ``small − (1 ∓ slack)·big`` elsewhere: :func:`~theorems.engine.prove.forms.claim`) is enclosed by a
+:class:`Method`: the jets of one order of :mod:`theorems.arithmetic.box_jet` (:data:`MEAN_VALUE`, order 1; where it
+leaves the box open by less than :data:`~theorems.engine.prove.state.TAYLOR_BELOW`, :data:`TAYLOR2`, order 2). An
+element whose ``g ≤ 0`` is certain is closed; one where ``g`` is certainly monotone in a coordinate is moved to the
+face where ``g`` is largest (:func:`collapse`, what the certificate's ``faces`` state) and evaluated again, in the
+box's form; what stays open is split along the coordinate of largest ``|∂g|·width`` (:func:`split`). Every box's
+enclosures are cross-checked at its centre (:mod:`~theorems.engine.prove.crosscheck`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-import flint
 import numpy as np
 
-from theorems.arithmetic.box_jet import JETS, SPACES, BoxJet, as_jet
-from theorems.arithmetic.precision import Ball, Undecided
+from theorems.arithmetic.box_jet import BoxJet
 from theorems.engine.prove import certificate
+from theorems.engine.prove.branches import closed_by_paths
 from theorems.engine.prove.crosscheck import cross_check_enclosure
-from theorems.engine.prove.domain import Domain, jet_instance
+from theorems.engine.prove.forms import (MEAN_VALUE, TAYLOR2, Method, centre_of, certainly_nonpositive,
+                                         certainly_positive, claim, evaluate, form_of, ratio_upper, upper_of)
 from theorems.engine.prove.points import floats_at_centre, refute_vertex
-from theorems.engine.prove.state import BranchAndBound, ordered, sides
-
-
-@dataclasses.dataclass(frozen=True)
-class Method:
-    """An enclosure of the sides on a box: its name (the certificate's method) and the order of its jets;
-    ``declines``: what its evaluation raises where it cannot enclose the sides on a box (then the box is bisected)."""
-
-    name: str
-    order: int
-    declines: tuple
-
-    @property
-    def xp(self):
-        """The backend its sides are evaluated against (``DUAL``, ``TAYLOR``)."""
-        return SPACES[self.order]
-
-    def instance(self, domain: Domain, lows, highs):
-        """The instance of jets on the box (a context manager: the box is the jets' context)."""
-        return jet_instance(domain, lows, highs, order=self.order)
-
-    def convert(self, value) -> BoxJet:
-        """A side's element as a jet of this order (a constant too: an exact ball)."""
-        return as_jet(value, JETS[self.order])
-
-
-MEAN_VALUE = Method("mean-value", 1, (Undecided, ZeroDivisionError, ValueError, OverflowError))
-TAYLOR2 = Method("taylor2", 2, (Exception,))
-"""The second-order form only tightens what the mean-value form leaves open: where it cannot evaluate a side (an
-operation without a second-order rule, a kink), the box is left to the mean-value form and to bisection."""
+from theorems.engine.prove.state import BranchAndBound
 
 
 @dataclasses.dataclass(frozen=True)
@@ -77,70 +48,82 @@ def bound(search: BranchAndBound, lows, highs) -> Bound:
     recorded (``search.leaves``: what the certificate states) and raises the proved upper end of the sup."""
     try:
         g, small, big = evaluate(search, lows, highs)
-    except MEAN_VALUE.declines:
-        return Bound(np.inf, widest(lows, highs))
+    except MEAN_VALUE.declines:  # a decision undecided on the box (a comparison): path by path
+        return branched(search, lows, highs)
     floats = floats_at_centre(search, lows, highs)
     cross_check_enclosure(search, lows, highs, small, big, floats)
     worst, worst_upper, open_elements = None, -np.inf, []
     box_ratio, faces, ratio_everywhere, methods = -np.inf, {}, True, set()
     for at in range(len(g)):
         _witness(search, small[at], big[at])
-        ratio_everywhere = ratio_everywhere and _certainly_positive(big[at])
+        ratio_everywhere = ratio_everywhere and certainly_positive(big[at])
         proved, ratio, faces[at] = element(search, g[at], small[at], big[at], at, lows, highs, MEAN_VALUE)
         if proved:
             box_ratio, methods = max(box_ratio, ratio), methods | {MEAN_VALUE.name}
             continue
         open_elements.append(at)
-        upper = _upper(g[at])
+        upper = upper_of(g[at])
         if upper > worst_upper or worst is None:
             worst, worst_upper = g[at], upper
     if open_elements and worst_upper < search.taylor_below:
-        closed = second_order(search, lows, highs, open_elements, faces, floats)
+        closed, form = second_order(search, lows, highs, open_elements, faces, floats)
         for at, ratio in closed.items():
-            box_ratio, methods = max(box_ratio, ratio), methods | {TAYLOR2.name}
+            box_ratio, methods = max(box_ratio, ratio), methods | {form}
         if len(closed) == len(open_elements):
             worst = None
     if worst is not None:
         return Bound(worst_upper, split(worst, lows, highs))
+    method = next((name for name in (BRANCHES, TAYLOR2.name) if name in methods), MEAN_VALUE.name)
+    return _closed(search, lows, highs, faces, box_ratio, method, claim=ratio_everywhere)
+
+
+BRANCHES = "taylor2+branches"
+"""The certificate's method of a box the second-order form closed path by path (:mod:`~theorems.engine.prove.branches`)."""
+
+
+def _closed(search: BranchAndBound, lows, highs, faces, box_ratio: float, method: str, *, claim: bool = True) -> Bound:
+    """The box recorded as closed by ``method`` (``search.leaves``: what the certificate states), its proved bound of
+    ``small/big`` raising the proved upper end of the sup (and claimed in the certificate where ``claim``: ``big > 0``
+    is certain on the box)."""
     search.sup_high = max(search.sup_high, box_ratio)
-    method = TAYLOR2.name if TAYLOR2.name in methods else MEAN_VALUE.name
     search.closed(method)
     if search.leaves is not None:  # the box as the certificate states it: a bound only where it is a ratio's
-        claimed = box_ratio if ratio_everywhere and box_ratio < 1 + search.slack else None
+        claimed = box_ratio if claim and box_ratio < 1 + search.slack else None
         search.leaves.append(certificate.Leaf(tuple(lows), tuple(highs), faces, claimed, form=method))
     return CLOSED
 
 
-def evaluate(search: BranchAndBound, lows, highs, method: Method = MEAN_VALUE):
-    """``(g, small, big)`` as flat arrays of ``method``'s enclosures on the box, ``g`` the claim in whichever form is
-    provable: ``small/big − (1 + slack)`` where ``big > 0`` is certain, ``small − (1 + slack)·big`` elsewhere; both
-    are ``≤ 0`` exactly where the claim holds."""
-    with method.instance(search.domain, lows, highs) as instance:
-        _, (lhs, rhs) = sides(search.statement, instance, method.xp)
-        small, big = (np.atleast_1d(np.asarray(side, dtype=object)) for side in ordered(search.statement, lhs, rhs))
-        small, big = (np.array([method.convert(x) for x in side.ravel()], dtype=object)  # constants too: exact balls
-                      for side in np.broadcast_arrays(small, big))
-        factor = flint.arb(1) + flint.arb(search.slack)  # exactly 1 + slack (a float sum would round)
-        g = np.array([s / b - factor if _certainly_positive(b) else s - b * factor
-                      for s, b in zip(small, big)], dtype=object)
-        return g, small, big
+def branched(search: BranchAndBound, lows, highs) -> Bound:
+    """A box whose mean-value evaluation meets an undecided decision, closed path by path (the mean-value form, then,
+    near closing, the second-order form), else split along its widest coordinate."""
+    for method in (MEAN_VALUE, TAYLOR2):
+        closed, worst = closed_by_paths(search, lows, highs, method)
+        if closed and worst == -np.inf:
+            form = f"{method.name}+branches"
+            return _closed(search, lows, highs, {}, max(closed.values()), form)
+        if not worst < search.taylor_below:
+            break
+    return Bound(worst if np.isfinite(worst) else np.inf, widest(lows, highs))
 
 
-def second_order(search: BranchAndBound, lows, highs, elements, faces, floats) -> dict[int, float]:
+def second_order(search: BranchAndBound, lows, highs, elements, faces, floats) -> tuple[dict[int, float], str]:
     """The elements among ``elements`` that the second-order form closes on the box, with their ratio bounds
-    (``faces`` records their face reductions); none where a side is not twice differentiable on the box.
+    (``faces`` records their face reductions), and the form's name; where a side is not twice differentiable on the
+    box (a kink: an undecided ``max``, ``abs``, comparison), path by path (:data:`BRANCHES`, no faces).
     ``floats``: the float64 sides at the centre, for the cross-check."""
     try:
         g, small, big = evaluate(search, lows, highs, TAYLOR2)
     except TAYLOR2.declines:
-        return {}
+        closed, _ = closed_by_paths(search, lows, highs, TAYLOR2, elements)
+        faces.update({at: () for at in closed})
+        return closed, BRANCHES
     cross_check_enclosure(search, lows, highs, small, big, floats)
     closed = {}
     for at in elements:
         proved, ratio, steps = element(search, g[at], small[at], big[at], at, lows, highs, TAYLOR2)
         if proved:
             closed[at], faces[at] = ratio, steps
-    return closed
+    return closed, TAYLOR2.name
 
 
 def element(search: BranchAndBound, g, small, big, at: int, lows, highs, method: Method) -> tuple[bool, float, tuple]:
@@ -148,9 +131,10 @@ def element(search: BranchAndBound, g, small, big, at: int, lows, highs, method:
     certainly monotone by the endpoint where it is largest), the proved upper bound of ``small/big`` there, and
     the face reductions applied (``(coordinate, "low" | "high")`` in order: what the certificate states)."""
     faces: list[tuple[int, str]] = []
+    form = form_of(big)  # kept on the faces: the face argument bounds this g
     for _ in range(len(lows) + 1):
-        if _certainly_nonpositive(g):
-            return True, _ratio_upper(search, small, big), tuple(faces)
+        if certainly_nonpositive(g):
+            return True, ratio_upper(search, small, big), tuple(faces)
         if not isinstance(g, BoxJet):
             return False, np.inf, ()
         lows, highs, steps = collapse(g, lows, highs)
@@ -161,9 +145,10 @@ def element(search: BranchAndBound, g, small, big, at: int, lows, highs, method:
             values = evaluate(search, lows, highs, method)
         except method.declines:
             return False, np.inf, ()
-        g, small, big = (v[at] for v in values)
+        _, small, big = (v[at] for v in values)
+        g = claim(small, big, search.slack, form)
         _witness(search, small, big)
-        if np.all(lows == highs) and _certainly_positive(g):
+        if np.all(lows == highs) and certainly_positive(g):
             refute_vertex(search, lows)
     return False, np.inf, ()
 
@@ -204,47 +189,13 @@ def widest(lows, highs) -> int:
     return int(np.argmax(widths))
 
 
-def _enclosure(value):
-    """A jet's value (on the box), or a constant's ball."""
-    return value.value if isinstance(value, BoxJet) else Ball(value).arb
-
-
-def _certainly_positive(value) -> bool:
-    return bool(_enclosure(value) > 0)
-
-
-def _certainly_nonpositive(g) -> bool:
-    value = _enclosure(g)
-    return bool(value.is_finite() and value.upper() <= 0)
-
-
-def _upper(value) -> float:
-    value = _enclosure(value)
-    upper = float(value.upper()) if value.is_finite() else np.inf
-    return np.nextafter(upper, np.inf)
-
-
-def _centre(value):
-    return value.centre if isinstance(value, BoxJet) else Ball(value).arb
-
-
 def _witness(search: BranchAndBound, small, big) -> None:
     """Raise the proved lower end of ``sup small/big`` with the value at the box's centre (a point of the domain)."""
     if isinstance(small, BoxJet) or isinstance(big, BoxJet):
-        low = _centre(small) / _centre(big) if _centre(big) > 0 else None
+        low = centre_of(small) / centre_of(big) if centre_of(big) > 0 else None
         if low is not None and low.is_finite():
             search.sup_low = max(search.sup_low, float(np.nextafter(float(low.lower()), -np.inf)))
 
 
-def _ratio_upper(search: BranchAndBound, small, big) -> float:
-    ceiling = 1 + search.slack
-    big_value, small_value = _enclosure(big), _enclosure(small)
-    if not big_value > 0:
-        search.ratio_known = False
-        return ceiling
-    ratio = small_value / big_value
-    return min(ceiling, float(np.nextafter(float(ratio.upper()), np.inf))) if ratio.is_finite() else ceiling
-
-
-__all__ = ["Bound", "MEAN_VALUE", "Method", "TAYLOR2", "bound", "collapse", "element", "evaluate", "second_order",
-           "split", "widest"]
+__all__ = ["BRANCHES", "Bound", "MEAN_VALUE", "Method", "TAYLOR2", "bound", "branched", "collapse", "element",
+           "evaluate", "second_order", "split", "widest"]

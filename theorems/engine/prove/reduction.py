@@ -1,22 +1,36 @@
-"""Homogeneity in ``(l, T)``, proved for a statement's own sides before ``prove`` uses it.
+"""Invariances of a statement's sides — homogeneity in ``(l, T)``, shift invariance in a vector of logits — proved for
+the statement's own sides before ``prove`` uses them to shrink the box.
 
-A statement whose sides scale as ``λ^k`` when the logits (or what builds them) and ``T`` are scaled by ``λ > 0``
-holds on a domain with ``T ∈ [t₀, t₁]`` exactly when it holds at ``T = 1`` on the domain's image
-``key ↦ key/T``. ``prove`` uses that only when it is proved for the statement's sides: the independent checker
-evaluates both sides *graded* on every box of the base proof (each operation shown homogeneous, both sides of one
-degree: :mod:`theorems.checker.jet`) and checks that the domain scales into the base; a statement that is
-not homogeneous (the paper's capped ``min{1/(4T), √2}``: ``min`` of degrees −1 and 0) fails that and is proved, if
-at all, with ``T`` as a coordinate of the box. Nothing is assumed from a docstring.
+- **Homogeneity.** Sides that scale as ``λ^k`` when the logits (or what builds them) and ``T`` are scaled by ``λ > 0``
+  hold on a domain with ``T ∈ [t₀, t₁]`` exactly when they hold at ``T = 1`` on the domain's image ``key ↦ key/T``.
+- **Shift.** Sides that do not move when a vector key ``l`` moves by ``c·1`` (the softmax of ``l``, ``l_i − max l``)
+  hold on a domain exactly when they hold at ``l − (max l)·1``: the largest entry 0, every other in ``[a_j − b_i, 0]``.
+  Where entry ``i`` is the largest that is the *piece* ``l_i = 0`` (one per entry that can be the largest: ``L``
+  boxes of one coordinate fewer, each with its tight set of equal logits at a corner). Where only ``lhs − rhs`` does
+  not move (``T·LSE(l/T) ≤ max l + T log L``: both sides move by ``c``), the claim proved at the shifted instance is
+  ``lhs − rhs ≤ slack·|rhs(l − max l)|``: the slack is measured there (``sides = "difference"``).
 
-This module proposes the degrees (every numeric key of degree 1, or ``T`` and one key), screens each proposal by
-one graded evaluation on the whole base box (a cheap filter, not the proof), and builds the base domain.
+The homogeneity is applied first (to ``T = 1``), then the shift at ``T = 1``: ``(l, T) ↦ (l/T − max(l/T), 1)``.
+``prove`` uses a reduction only when it is proved for the statement's sides: the independent checker evaluates both
+sides *graded* (each operation homogeneous, both sides of one degree) and *tagged* (each quantity's motion under
+``l → l + c·1`` an exact ``a·c``, every decision on a quantity that does not move, so that the path taken at ``l`` is
+the path taken at ``l + c·1``: :mod:`theorems.checker.jet`) on every box of the base proof, and checks exactly that
+the domain maps into the base. A statement that is not invariant (a side reading ``l[0]`` alone, ``max l`` on one
+side only, ``min{1/(4T), √2}``) fails that and is proved, if at all, on its own box. Nothing is assumed from a
+docstring. Permutation symmetry is not used: the ``L`` pieces cover every ordering, at ``L`` times the work of one.
+
+This module proposes the reductions (:func:`proposals`), screens each by one evaluation of the checker on every
+whole piece (a cheap filter, not the proof: :func:`plausible`), and builds the base domains and their JSON.
 
 >>> base_domain({"gaps": [(0.0, 10.0)], "T": (0.1, 10.0)}, {"gaps": 1, "T": 1})
 {'gaps': [(0.0, 100.0)], 'T': 1.0}
+>>> [(top, piece["l"]) for top, piece in Reduction(shift="l").pieces({"l": [(-1.0, 1.0)] * 2, "T": 1.0})]
+[(0, [(0.0, 0.0), (-2.0, 0.0)]), (1, [(-2.0, 0.0), (0.0, 0.0)])]
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -32,10 +46,69 @@ SCALE = "T"
 BASE_T = 1.0
 
 
+@dataclasses.dataclass(frozen=True)
+class Reduction:
+    """A homogeneity reduction (``degrees``, ``None``: none), then a shift of the vector key ``shift`` (``None``:
+    none) claiming ``sides`` do not move (``"each"`` or ``"difference"``)."""
+
+    degrees: Mapping[str, int] | None = None
+    shift: str | None = None
+    sides: str = "each"
+
+    def base(self, domain: Mapping[str, Any]) -> dict[str, Any]:
+        """The domain after the homogeneity reduction (the domain itself without one)."""
+        return base_domain(domain, self.degrees) if self.degrees else dict(domain)
+
+    def pieces(self, domain: Mapping[str, Any]) -> list[tuple[int | None, dict[str, Any]]]:
+        """The domains the base proof tiles, each with the entry that is largest and 0 there (``None``: no shift)."""
+        base = self.base(domain)
+        return shift_pieces(base, self.shift) if self.shift else [(None, base)]
+
+    def fields(self, domain: Mapping[str, Any]) -> dict[str, Any]:
+        """The certificate's ``reduction`` and ``shift`` fields."""
+        shift = None
+        if self.shift:
+            shift = {"key": self.shift, "sides": self.sides,
+                     "pieces": [{"top": top, "domain": domain_spec(piece)} for top, piece in self.pieces(domain)]}
+        return {"reduction": reduction_json(domain, self.degrees) if self.degrees else None, "shift": shift}
+
+    def describe(self) -> str:
+        """What the reduction does, for a proof's method."""
+        parts = []
+        if self.degrees:
+            scaled = ", ".join(f"{key}^{d}" for key, d in self.degrees.items())
+            parts.append(f"homogeneity in ({scaled}) to T = 1")
+        if self.shift:
+            what = "each side" if self.sides == "each" else "lhs − rhs (slack measured at the shifted instance)"
+            parts.append(f"shift invariance of {what} in {self.shift} to max {self.shift} = 0")
+        return ", then ".join(parts)
+
+
 def applies(domain: Mapping[str, Any]) -> bool:
     """Whether the domain has ``T`` on an interval of positive reals (what a reduction to ``T = 1`` would cover)."""
     value = domain.get(SCALE)
     return is_interval(value) and float(value[0]) > 0 and float(value[1]) > float(value[0])
+
+
+def vector_keys(domain: Mapping[str, Any]) -> list[str]:
+    """The keys a shift may act on: vectors of at least two intervals (logits written as they are)."""
+    keys = []
+    for key, value in domain.items():
+        bounds = interval_bounds(key, value) if isinstance(value, (list, np.ndarray)) else None
+        if bounds is not None and bounds.ndim == 2 and len(bounds) >= 2:
+            keys.append(key)
+    return keys
+
+
+def reductions(domain: Mapping[str, Any], *, homogeneity: bool = True, shift: bool = True) -> list[Reduction]:
+    """The reductions to try, the strongest first: a shift of each vector key after each homogeneity proposal (each
+    side invariant, then only their difference), the shift alone, then homogeneity alone."""
+    scalings = proposals(domain) if homogeneity and applies(domain) else []
+    shifted = []
+    for key in vector_keys(domain) if shift else []:
+        for sides in ("each", "difference"):
+            shifted += [Reduction(degrees, key, sides) for degrees in scalings] + [Reduction(None, key, sides)]
+    return shifted + [Reduction(degrees) for degrees in scalings]
 
 
 def proposals(domain: Mapping[str, Any]) -> list[dict[str, int]]:
@@ -89,14 +162,30 @@ def _scaled(pair, factors, degree: int) -> tuple[float, float]:
     return float_below(min(images)), float_above(max(images))
 
 
-def plausible(statement, domain: Mapping[str, Any], degrees: Mapping[str, int], slack: float) -> bool:
-    """Whether one graded evaluation of both sides on the whole base box leaves the reduction possible (the
-    checker's public screen, :func:`theorems.checker.screen`: the proof is its graded evaluation on every box of
-    the base proof)."""
-    base = base_domain(domain, degrees)
-    data = certificate_json(statement=statement, domain=domain, slack=slack, leaves=[],
-                            reduction=reduction_json(domain, degrees))
-    data["boxes"] = [{"low": _flat(base, 0), "high": _flat(base, 1)}]
+def shift_pieces(domain: Mapping[str, Any], key: str) -> list[tuple[int, dict[str, Any]]]:
+    """The shifted images of ``domain``, one per entry ``i`` of ``key`` that can be the largest: ``l_i = 0`` and
+    ``l_j ∈ [a_j − b_i, min(0, b_j − a_i)]`` (rounded outward), every other key unchanged."""
+    ranges = [(Fraction(float(lo)), Fraction(float(hi))) for lo, hi in np.asarray(domain[key], dtype=float)]
+    floor = max(lo for lo, _ in ranges)
+    pieces = []
+    for i, (a_i, b_i) in enumerate(ranges):
+        if b_i < floor:
+            continue  # entry i is never the largest
+        entries = [(0.0, 0.0) if j == i else (float_below(a_j - b_i), float_above(min(Fraction(0), b_j - a_i)))
+                   for j, (a_j, b_j) in enumerate(ranges)]
+        pieces.append((i, {**domain, key: entries}))
+    return pieces
+
+
+def plausible(statement, domain: Mapping[str, Any], degrees, slack: float, *, shift: str | None = None,
+              sides: str = "each") -> bool:
+    """Whether one evaluation of both sides on each whole piece of the reduction (graded, and tagged with a shift)
+    leaves it possible (the checker's public screen, :func:`theorems.checker.screen`: the proof is its evaluation on
+    every box of the base proof). ``degrees``: the homogeneity's (``None``: none)."""
+    reduction = degrees if isinstance(degrees, Reduction) else Reduction(degrees, shift, sides)
+    data = certificate_json(statement=statement, domain=domain, slack=slack, leaves=[], **reduction.fields(domain))
+    data["boxes"] = [{"low": _flat(piece, 0), "high": _flat(piece, 1), "piece": p}
+                     for p, (_, piece) in enumerate(reduction.pieces(domain))]
     return screen(data, statement)
 
 
@@ -114,3 +203,7 @@ def reduction_json(domain: Mapping[str, Any], degrees: Mapping[str, int]) -> dic
     """The certificate's ``reduction``: the degrees, the scale ``T`` and the base domain."""
     return {"kind": "homogeneity", "degrees": dict(degrees), "scale": SCALE,
             "base": domain_spec(base_domain(domain, degrees))}
+
+
+__all__ = ["Reduction", "applies", "base_domain", "plausible", "proposals", "reduction_json", "reductions",
+           "shift_pieces", "vector_keys"]

@@ -22,7 +22,7 @@ STATUSES = ("proved", "refuted", "undecided")
 
 @dataclasses.dataclass(frozen=True, kw_only=True)
 class Proof:
-    """The outcome of :func:`~theorems.engine.prove.prove`. ``status`` is ``"proved"`` (``small ≤ (1 + slack)·big``
+    """The outcome of :func:`~theorems.engine.prove.prove`. ``status`` is ``"proved"`` (``small ≤ big + slack·|big|``
     on the whole domain), ``"refuted"`` (``counterexample`` certified in balls, as in ``check``) or ``"undecided"``
     (the budget ran out, or a side has no ball form: ``detail`` says which; ``worst_box`` is where)."""
 

@@ -40,6 +40,9 @@ InvalidArgument - temperature=0.0 must be a finite number > 0
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+from collections.abc import Callable
 from typing import Any
 
 from hypothesis.errors import InvalidArgument as _HypothesisInvalidArgument
@@ -49,11 +52,58 @@ __all__ = [
     "ModelRunFailed",
     "ModelUnavailableError", "NoAttentionError", "NoBallForm", "NoOutputProjectionError", "NotHomogeneous",
     "NotInvariant", "SideError", "SideValueError", "SlowSide", "TheoremsError", "TheoryFailure", "Undecided",
+    "Watched", "unwatched", "watching",
 ]
 
 
 class TheoremsError(Exception):
     """The root: every exception raised on purpose by ``theorems``, ``strategies`` and ``empirical``."""
+
+
+_WATCHERS: contextvars.ContextVar[tuple] = contextvars.ContextVar("theorems_watchers", default=())
+
+
+@contextlib.contextmanager
+def watching(notice: Callable[[BaseException], None]):
+    """Within this block, every :class:`Watched` exception created (raised) calls ``notice`` with itself, even one a
+    side then catches in its own ``try``/``except``: an evaluation of a box (the prover's, the checker's, each with
+    its own ``notice``) during which one was raised is failed as if it had propagated.
+
+    >>> seen = []
+    >>> with watching(seen.append):
+    ...     try:
+    ...         raise Undecided("x > 0 is undecided on this box")
+    ...     except ArithmeticError:
+    ...         pass
+    >>> [type(e).__name__ for e in seen]
+    ['Undecided']
+    """
+    token = _WATCHERS.set(_WATCHERS.get() + (notice,))
+    try:
+        yield
+    finally:
+        _WATCHERS.reset(token)
+
+
+@contextlib.contextmanager
+def unwatched():
+    """Within this block no :func:`watching` is told: for the suite's own code that catches what it raises (a
+    rigorous fallback, never a side's)."""
+    token = _WATCHERS.set(())
+    try:
+        yield
+    finally:
+        _WATCHERS.reset(token)
+
+
+class Watched(TheoremsError):
+    """An exception that tells every :func:`watching` in force that it was raised (at creation: a side cannot hide
+    it by catching it)."""
+
+    def __init__(self, *args) -> None:
+        super().__init__(*args)
+        for notice in _WATCHERS.get():
+            notice(self)
 
 
 class InvalidArgument(TheoremsError, _HypothesisInvalidArgument, ValueError):
@@ -121,7 +171,7 @@ class EngineInconsistency(TheoremsError):
                 "element": list(self.element)}
 
 
-class Undecided(TheoremsError, ArithmeticError):
+class Undecided(Watched, ArithmeticError):
     """A comparison of two overlapping balls: its answer is not known at the working precision.
 
     Raised by :class:`~theorems.arithmetic.precision.Ball` comparisons (and so by ``np.max``, ``np.sort``,
@@ -131,7 +181,7 @@ class Undecided(TheoremsError, ArithmeticError):
     """
 
 
-class NoBallForm(TheoremsError, ArithmeticError):
+class NoBallForm(Watched, ArithmeticError):
     """An operation that would leave ball arithmetic: it has no sound ball form here.
 
     Raised instead of silently handing back a float64 (``float()`` of a ball that is not an exact
@@ -153,14 +203,14 @@ class NoBallForm(TheoremsError, ArithmeticError):
         super().__init__(f"{operation} has no ball form here" + (f": {why}" if why else ""))
 
 
-class NotHomogeneous(TheoremsError):
+class NotHomogeneous(Watched):
     """A graded evaluation of a statement's sides (the proof checker's re-proof of a homogeneity reduction,
     ``theorems.checker``) met an operation that is not homogeneous: a sum or comparison of quantities of
     different degrees (``1/(4T) < √2``), ``exp``/``log`` of a quantity of nonzero degree, or two sides of different
     degrees. The checker rejects the certificate's reduction; it never reaches a user as an error of theirs."""
 
 
-class NotInvariant(TheoremsError):
+class NotInvariant(Watched):
     """A tagged evaluation of a statement's sides (the proof checker's re-proof of a shift reduction,
     ``theorems.checker``) met an operation whose result is not known to move by a fixed multiple of ``c`` when the
     shifted key moves by ``c·1``: ``exp``/``log``/``abs`` or a comparison of a quantity that moves (``l[0] > 0``),

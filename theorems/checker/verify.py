@@ -51,7 +51,7 @@ from theorems.checker.cover import outside, uncovered
 from theorems.checker.jet import (Box, Choices, NotHomogeneous, NotInvariant, Undecided, at_least_bits, branching,
                                   constant, counting_hulls, jet, on_box, unchecked)
 from theorems.checker.space import JET, as_jet_array
-from theorems.errors import InvalidArgument, InvalidArgumentType
+from theorems.errors import InvalidArgument, InvalidArgumentType, watching
 
 MAX_BRANCHES = 64
 """The most branches of undecided maxima one box is evaluated on (more: the box is bisected instead)."""
@@ -382,8 +382,7 @@ class Checker:
         with on_box(box, self.coordinate_degrees, self.coordinate_shifts) as coordinates:
             fixed = {k: _graded(v, self.degrees.get(k, 0)) if self.degrees else v for k, v in self.fixed.items()}
             params = self.domain.assemble(list(coordinates), wrap=as_jet_array, fixed=fixed)
-            instance = self.statement.parameters(params, JET) if self.statement.parameters else params
-            lhs, rhs = self.statement.lhs(instance, JET), self.statement.rhs(instance, JET)
+            lhs, rhs = _sides(self.statement, params)
             small, big = (lhs, rhs) if self.statement.relation == "<=" else (rhs, lhs)
             small, big = np.broadcast_arrays(*(np.atleast_1d(np.asarray(s, dtype=object)) for s in (small, big)))
             small, big = ([jet(x) for x in side.ravel()] for side in (small, big))
@@ -420,6 +419,19 @@ class Checker:
         # the theorem is small ≤ big + slack·|big|: where big ≤ 0, small − (1 − slack)·big is it exactly; elsewhere
         # small − (1 + slack)·big claims at least as much (both ≤ 0 only where the theorem holds, whatever big's sign)
         return small - big * _arb(2 - self.one_plus_slack if form == "nonpositive" else self.one_plus_slack)
+
+
+def _sides(statement, params):
+    """``(lhs, rhs)`` on the checker's jets; an ``Undecided``, ``NotHomogeneous``, ``NotInvariant`` or ``NoBallForm``
+    raised while they run is raised again even where a side caught it (``except Exception: return base``): the
+    evaluation fails as if it had propagated."""
+    raised = []
+    with watching(raised.append):
+        instance = statement.parameters(params, JET) if statement.parameters else params
+        sides = statement.lhs(instance, JET), statement.rhs(instance, JET)
+    if raised:
+        raise raised[0]
+    return sides
 
 
 def _where_taken(g, conditions):

@@ -14,6 +14,7 @@ import numpy as np
 
 from theorems.arithmetic.box_jet import JETS, SPACES, BoxJet, as_jet
 from theorems.arithmetic.precision import Ball, Undecided
+from theorems.errors import watching
 from theorems.engine.prove.domain import Domain, jet_instance
 from theorems.engine.prove.state import BranchAndBound, ordered, sides
 
@@ -55,8 +56,14 @@ def evaluate(search: BranchAndBound, lows, highs, method: Method = MEAN_VALUE):
 
 
 def claims(search: BranchAndBound, instance, method: Method):
-    """``(g, small, big)`` of :func:`evaluate` on an instance of ``method``'s jets (inside its box's context)."""
-    _, (lhs, rhs) = sides(search.statement, instance, method.xp)
+    """``(g, small, big)`` of :func:`evaluate` on an instance of ``method``'s jets (inside its box's context). An
+    ``Undecided`` (or another :class:`~theorems.errors.Watched` exception) raised while the sides run fails the
+    evaluation even where a side caught it (``try: ... except ArithmeticError: return 0``): it is raised again."""
+    raised = []
+    with watching(raised.append):
+        _, (lhs, rhs) = sides(search.statement, instance, method.xp)
+    if raised:
+        raise raised[0]
     small, big = (np.atleast_1d(np.asarray(side, dtype=object)) for side in ordered(search.statement, lhs, rhs))
     small, big = (np.array([method.convert(x) for x in side.ravel()], dtype=object)  # constants too: exact balls
                   for side in np.broadcast_arrays(small, big))

@@ -52,12 +52,22 @@ __all__ = [
     "ModelRunFailed",
     "ModelUnavailableError", "NoAttentionError", "NoBallForm", "NoOutputProjectionError", "NotHomogeneous",
     "NotInvariant", "SideError", "SideValueError", "SlowSide", "TheoremsError", "TheoryFailure", "Undecided",
-    "Watched", "unwatched", "watching",
 ]
 
 
 class TheoremsError(Exception):
     """The root: every exception raised on purpose by ``theorems``, ``strategies`` and ``empirical``."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if isinstance(self, _watched()):  # told at creation: a side cannot hide it by catching it
+            for notice in _WATCHERS.get():
+                notice(self)
+
+
+def _watched() -> tuple[type, ...]:
+    """The exceptions a :func:`watching` is told of: an undecided or unproved step of an evaluation on a box."""
+    return Undecided, NoBallForm, NotHomogeneous, NotInvariant
 
 
 _WATCHERS: contextvars.ContextVar[tuple] = contextvars.ContextVar("theorems_watchers", default=())
@@ -65,7 +75,8 @@ _WATCHERS: contextvars.ContextVar[tuple] = contextvars.ContextVar("theorems_watc
 
 @contextlib.contextmanager
 def watching(notice: Callable[[BaseException], None]):
-    """Within this block, every :class:`Watched` exception created (raised) calls ``notice`` with itself, even one a
+    """Within this block, every ``Undecided``, ``NoBallForm``, ``NotHomogeneous`` or ``NotInvariant``
+    created (raised) calls ``notice`` with itself, even one a
     side then catches in its own ``try``/``except``: an evaluation of a box (the prover's, the checker's, each with
     its own ``notice``) during which one was raised is failed as if it had propagated.
 
@@ -94,16 +105,6 @@ def unwatched():
         yield
     finally:
         _WATCHERS.reset(token)
-
-
-class Watched(TheoremsError):
-    """An exception that tells every :func:`watching` in force that it was raised (at creation: a side cannot hide
-    it by catching it)."""
-
-    def __init__(self, *args) -> None:
-        super().__init__(*args)
-        for notice in _WATCHERS.get():
-            notice(self)
 
 
 class InvalidArgument(TheoremsError, _HypothesisInvalidArgument, ValueError):
@@ -171,7 +172,7 @@ class EngineInconsistency(TheoremsError):
                 "element": list(self.element)}
 
 
-class Undecided(Watched, ArithmeticError):
+class Undecided(TheoremsError, ArithmeticError):
     """A comparison of two overlapping balls: its answer is not known at the working precision.
 
     Raised by :class:`~theorems.arithmetic.precision.Ball` comparisons (and so by ``np.max``, ``np.sort``,
@@ -181,7 +182,7 @@ class Undecided(Watched, ArithmeticError):
     """
 
 
-class NoBallForm(Watched, ArithmeticError):
+class NoBallForm(TheoremsError, ArithmeticError):
     """An operation that would leave ball arithmetic: it has no sound ball form here.
 
     Raised instead of silently handing back a float64 (``float()`` of a ball that is not an exact
@@ -203,14 +204,14 @@ class NoBallForm(Watched, ArithmeticError):
         super().__init__(f"{operation} has no ball form here" + (f": {why}" if why else ""))
 
 
-class NotHomogeneous(Watched):
+class NotHomogeneous(TheoremsError):
     """A graded evaluation of a statement's sides (the proof checker's re-proof of a homogeneity reduction,
     ``theorems.checker``) met an operation that is not homogeneous: a sum or comparison of quantities of
     different degrees (``1/(4T) < √2``), ``exp``/``log`` of a quantity of nonzero degree, or two sides of different
     degrees. The checker rejects the certificate's reduction; it never reaches a user as an error of theirs."""
 
 
-class NotInvariant(Watched):
+class NotInvariant(TheoremsError):
     """A tagged evaluation of a statement's sides (the proof checker's re-proof of a shift reduction,
     ``theorems.checker``) met an operation whose result is not known to move by a fixed multiple of ``c`` when the
     shifted key moves by ``c·1``: ``exp``/``log``/``abs`` or a comparison of a quantity that moves (``l[0] > 0``),

@@ -57,7 +57,7 @@ def evaluate(search: BranchAndBound, lows, highs, method: Method = MEAN_VALUE):
 
 def claims(search: BranchAndBound, instance, method: Method):
     """``(g, small, big)`` of :func:`evaluate` on an instance of ``method``'s jets (inside its box's context). An
-    ``Undecided`` (or another :class:`~theorems.errors.Watched` exception) raised while the sides run fails the
+    ``Undecided`` (or another exception the watch sees) raised while the sides run fails the
     evaluation even where a side caught it (``try: ... except ArithmeticError: return 0``): it is raised again."""
     raised = []
     with watching(raised.append):

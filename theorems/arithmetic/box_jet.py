@@ -684,6 +684,11 @@ class BoxJetArray(np.ndarray):
 
     sound: ClassVar[dict] = {}
 
+    def __getitem__(self, key):
+        # one element is a new object, as float64's ``l[0]`` is a new scalar: ``l[0] is l[0]`` reads False here too
+        item = super().__getitem__(key)
+        return item.fresh() if isinstance(item, BoxJet) else item
+
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         kind = type(self)
         ufunc = kind.sound.get(ufunc, ufunc)

@@ -17,6 +17,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import copy
 from types import SimpleNamespace
 
 import flint
@@ -30,6 +31,11 @@ from theorems.errors import InvalidArgument, NoBallForm
 class JetArray(np.ndarray):
     """An object array of jets whose ``np.maximum``/``np.minimum`` reductions are sound (undecided ties give the
     hull, where numpy's own ``max`` would compare and raise)."""
+
+    def __getitem__(self, key):
+        # one element is a new object, as float64's ``l[0]`` is a new scalar: ``l[0] is l[0]`` reads False here too
+        item = super().__getitem__(key)
+        return copy.copy(item) if isinstance(item, Jet) else item
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         ufunc = _SOUND.get(ufunc, ufunc)

@@ -230,6 +230,8 @@ class BoxJet:
         # object identity (Python's default) would say x == 0 is False on a box holding 0
         if isinstance(other, np.ndarray) and other.ndim:
             return NotImplemented
+        if other is self and self.value.is_finite():  # one finite function equals itself at every point (``p != p``)
+            return True
         theirs = self.lift(other)
         if theirs is NotImplemented:
             return NotImplemented

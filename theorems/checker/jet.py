@@ -552,7 +552,7 @@ class Jet:
             return NotImplemented  # an array: numpy compares element by element
         difference = self - other
         still(difference, "an equality test")
-        if difference.lo == 0 and difference.hi == 0:
+        if (difference.lo == 0 and difference.hi == 0) or (other is self and self.v.is_finite()):  # p != p: False
             return True
         if difference.lo > 0 or difference.hi < 0:
             return False

@@ -40,6 +40,9 @@ InvalidArgument - temperature=0.0 must be a finite number > 0
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+from collections.abc import Callable
 from typing import Any
 
 from hypothesis.errors import InvalidArgument as _HypothesisInvalidArgument
@@ -54,6 +57,54 @@ __all__ = [
 
 class TheoremsError(Exception):
     """The root: every exception raised on purpose by ``theorems``, ``strategies`` and ``empirical``."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if isinstance(self, _watched()):  # told at creation: a side cannot hide it by catching it
+            for notice in _WATCHERS.get():
+                notice(self)
+
+
+def _watched() -> tuple[type, ...]:
+    """The exceptions a :func:`watching` is told of: an undecided or unproved step of an evaluation on a box."""
+    return Undecided, NoBallForm, NotHomogeneous, NotInvariant
+
+
+_WATCHERS: contextvars.ContextVar[tuple] = contextvars.ContextVar("theorems_watchers", default=())
+
+
+@contextlib.contextmanager
+def watching(notice: Callable[[BaseException], None]):
+    """Within this block, every ``Undecided``, ``NoBallForm``, ``NotHomogeneous`` or ``NotInvariant``
+    created (raised) calls ``notice`` with itself, even one a
+    side then catches in its own ``try``/``except``: an evaluation of a box (the prover's, the checker's, each with
+    its own ``notice``) during which one was raised is failed as if it had propagated.
+
+    >>> seen = []
+    >>> with watching(seen.append):
+    ...     try:
+    ...         raise Undecided("x > 0 is undecided on this box")
+    ...     except ArithmeticError:
+    ...         pass
+    >>> [type(e).__name__ for e in seen]
+    ['Undecided']
+    """
+    token = _WATCHERS.set(_WATCHERS.get() + (notice,))
+    try:
+        yield
+    finally:
+        _WATCHERS.reset(token)
+
+
+@contextlib.contextmanager
+def unwatched():
+    """Within this block no :func:`watching` is told: for the suite's own code that catches what it raises (a
+    rigorous fallback, never a side's)."""
+    token = _WATCHERS.set(())
+    try:
+        yield
+    finally:
+        _WATCHERS.reset(token)
 
 
 class InvalidArgument(TheoremsError, _HypothesisInvalidArgument, ValueError):

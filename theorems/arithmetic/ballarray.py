@@ -34,6 +34,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import copy
 import contextvars
 
 import flint
@@ -205,6 +206,11 @@ def traced():
 class BallArray(np.ndarray):
     """An object array of :class:`~theorems.arithmetic.precision.Ball` values on which numpy and scipy
     compute soundly (see the module's docstring), or raise :class:`NoBallForm` naming the function."""
+
+    def __getitem__(self, key):
+        # one element is a new object, as float64's ``l[0]`` is a new scalar: ``l[0] is l[0]`` reads False here too
+        item = super().__getitem__(key)
+        return copy.copy(item) if isinstance(item, Ball) else item
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         if ufunc not in _SOUND and ufunc not in _NATIVE and not _python_level(ufunc):

@@ -58,7 +58,7 @@ from theorems.arithmetic.ball_linalg import arb_spectral_norm
 from theorems.arithmetic.ballarray import wrap_object_arrays
 from theorems.arithmetic.precision import (Ball, START_BITS, Undecided, increasing_image, meet, root_of_squares,
                                           working_bits)
-from theorems.errors import InvalidArgument, InvalidArgumentType
+from theorems.errors import InvalidArgument, InvalidArgumentType, NoBallForm
 
 ZERO = flint.arb(0)
 
@@ -230,6 +230,8 @@ class BoxJet:
         # object identity (Python's default) would say x == 0 is False on a box holding 0
         if isinstance(other, np.ndarray) and other.ndim:
             return NotImplemented
+        if other is self and self.value.is_finite():  # one finite function equals itself at every point (``p != p``)
+            return True
         theirs = self.lift(other)
         if theirs is NotImplemented:
             return NotImplemented
@@ -684,6 +686,11 @@ class BoxJetArray(np.ndarray):
 
     sound: ClassVar[dict] = {}
 
+    def __getitem__(self, key):
+        # one element is a new object, as float64's ``l[0]`` is a new scalar: ``l[0] is l[0]`` reads False here too
+        item = super().__getitem__(key)
+        return item.fresh() if isinstance(item, BoxJet) else item
+
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         kind = type(self)
         ufunc = kind.sound.get(ufunc, ufunc)
@@ -693,13 +700,22 @@ class BoxJetArray(np.ndarray):
         if ufunc in kind.sound.values() and method == "reduce":
             array = np.asarray(inputs[0], dtype=object)
             axis, keepdims = kwargs.get("axis", 0), kwargs.get("keepdims", False)
+            start = _plain_reduction(kwargs)
             if axis is None:
-                result = ufunc.reduce(array.ravel())
+                result = ufunc.reduce(array.ravel(), **start)
                 return np.array([result], dtype=object).reshape((1,) * array.ndim).view(kind) if keepdims else result
-            result = ufunc.reduce(array, axis=axis)
+            result = ufunc.reduce(array, axis=axis, **start)
             return wrap_object_arrays(np.expand_dims(np.asarray(result, dtype=object), axis) if keepdims else result,
                                       kind)
         return wrap_object_arrays(getattr(ufunc, method)(*inputs, **kwargs), kind)
+
+
+def _plain_reduction(kwargs) -> dict:
+    """``{"initial": ...}`` where a sound ``max``/``min`` reduction was given one (an extra element: numpy's
+    meaning), else ``{}``; a mask (``where=``) or an ``out=`` has no sound form here: :class:`NoBallForm`."""
+    if kwargs.get("where", True) is not True or kwargs.get("out") not in (None, (None,)):
+        raise NoBallForm("np.max/np.min with where= or out= on a box", "reduce the selected elements yourself")
+    return {"initial": kwargs["initial"]} if "initial" in kwargs else {}
 
 
 def _sound_extrema(kind: type[BoxJet]) -> dict:

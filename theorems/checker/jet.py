@@ -523,14 +523,14 @@ class Jet:
             return NotImplemented  # an array: numpy compares element by element
         difference = self - other
         still(difference, "a comparison")
-        try:
-            return _decide(difference.lo, difference.hi, strict=strict, sign=sign)
-        except Undecided:
-            choices = _BRANCH.get()
-            if choices is None:
-                raise
-            signed = difference if sign > 0 else -difference  # true where signed ≥ 0 (its closure), false elsewhere
-            return choices.choose(2, [[signed], [-signed]], continuous=False) == 0
+        decided = _decided(difference.lo, difference.hi, strict=strict, sign=sign)
+        if decided is not None:
+            return decided
+        choices = _BRANCH.get()
+        if choices is None:
+            raise Undecided(f"the sign of [{difference.lo}, {difference.hi}] is undecided on this box")
+        signed = difference if sign > 0 else -difference  # true where signed ≥ 0 (its closure), false elsewhere
+        return choices.choose(2, [[signed], [-signed]], continuous=False) == 0
 
     def __lt__(self, other):
         return self._compare(other, strict=True, sign=-1)
@@ -552,7 +552,7 @@ class Jet:
             return NotImplemented  # an array: numpy compares element by element
         difference = self - other
         still(difference, "an equality test")
-        if difference.lo == 0 and difference.hi == 0:
+        if (difference.lo == 0 and difference.hi == 0) or (other is self and self.v.is_finite()):  # p != p: False
             return True
         if difference.lo > 0 or difference.hi < 0:
             return False
@@ -591,14 +591,15 @@ class Jet:
 numbers.Real.register(Jet)
 
 
-def _decide(low, high, *, strict: bool, sign: int) -> bool:
-    """``sign·x > 0`` (``≥ 0`` when not strict) for ``x ∈ [low, high]``, certain on the box, or :class:`Undecided`."""
+def _decided(low, high, *, strict: bool, sign: int) -> bool | None:
+    """``sign·x > 0`` (``≥ 0`` when not strict) for ``x ∈ [low, high]``, certain on the box, or ``None`` (no
+    :class:`Undecided` is made: one made during an evaluation fails it, even where caught)."""
     low, high = (low, high) if sign > 0 else (-high, -low)
     if (low > 0) if strict else (low >= 0):
         return True
     if (high <= 0) if strict else (high < 0):
         return False
-    raise Undecided(f"the sign of [{low}, {high}] is undecided on this box")
+    return None
 
 
 def _unary(a: Jet, f, f1, f2, deg, *, monotone: int = 0, operation: str = "a function") -> Jet:

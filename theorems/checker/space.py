@@ -17,6 +17,7 @@ True
 from __future__ import annotations
 
 import contextlib
+import copy
 from types import SimpleNamespace
 
 import flint
@@ -24,12 +25,17 @@ import numpy as np
 
 from theorems.checker.jet import (BITS, Jet, NotHomogeneous, hull_zero, make_jet, jet, maximum, maximum_of, minimum,
                                   still)
-from theorems.errors import InvalidArgument
+from theorems.errors import InvalidArgument, NoBallForm
 
 
 class JetArray(np.ndarray):
     """An object array of jets whose ``np.maximum``/``np.minimum`` reductions are sound (undecided ties give the
     hull, where numpy's own ``max`` would compare and raise)."""
+
+    def __getitem__(self, key):
+        # one element is a new object, as float64's ``l[0]`` is a new scalar: ``l[0] is l[0]`` reads False here too
+        item = super().__getitem__(key)
+        return copy.copy(item) if isinstance(item, Jet) else item
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         ufunc = _SOUND.get(ufunc, ufunc)
@@ -39,7 +45,10 @@ class JetArray(np.ndarray):
         if method == "reduce" and ufunc in _SOUND.values():
             axis, keepdims = kwargs.get("axis", 0), kwargs.get("keepdims", False)
             array = np.asarray(inputs[0], dtype=object)
-            result = _reduce(array, axis, maximum_of if ufunc is _SOUND[np.maximum] else _minimum_of)
+            if kwargs.get("where", True) is not True or kwargs.get("out") not in (None, (None,)):
+                raise NoBallForm("np.max/np.min with where= or out= on the checker's jets")
+            extra = [kwargs["initial"]] if "initial" in kwargs else []  # numpy's initial: one more element
+            result = _reduce(array, axis, maximum_of if ufunc is _SOUND[np.maximum] else _minimum_of, extra)
             if keepdims:
                 result = np.asarray(result, dtype=object)
                 result = result.reshape((1,) * array.ndim) if axis is None else np.expand_dims(result, axis)
@@ -75,12 +84,12 @@ def jet_max(values, axis=None):
     return as_jet_array(_reduce(np.asarray(values, dtype=object), axis, maximum_of))
 
 
-def _reduce(array, axis, reduce):
-    """``reduce`` (a function of a list) over all entries, or along ``axis``."""
+def _reduce(array, axis, reduce, extra=()):
+    """``reduce`` (a function of a list) over all entries, or along ``axis``, each list with ``extra`` added."""
     if axis is None:
-        return reduce(list(array.ravel()))
+        return reduce(list(array.ravel()) + list(extra))
     moved = np.moveaxis(array, axis, -1)
-    rows = [reduce(list(row)) for row in moved.reshape(-1, moved.shape[-1])]
+    rows = [reduce(list(row) + list(extra)) for row in moved.reshape(-1, moved.shape[-1])]
     return np.array(rows, dtype=object).reshape(moved.shape[:-1])
 
 

@@ -51,7 +51,7 @@ from theorems.checker.cover import outside, uncovered
 from theorems.checker.jet import (Box, Choices, NotHomogeneous, NotInvariant, Undecided, at_least_bits, branching,
                                   constant, counting_hulls, jet, on_box, unchecked)
 from theorems.checker.space import JET, as_jet_array
-from theorems.errors import InvalidArgument, InvalidArgumentType
+from theorems.errors import InvalidArgument, InvalidArgumentType, watching
 
 MAX_BRANCHES = 64
 """The most branches of undecided maxima one box is evaluated on (more: the box is bisected instead)."""
@@ -353,8 +353,8 @@ class Checker:
     def _evaluate(self, low, high, forms, branch: bool = False):
         """``([g per element] per path, forms)`` on the box ``[low, high]``: one path with hulls, or every branch of
         the undecided ``max``/``abs`` (``None`` when the hull evaluation took no hull: the branches would be it).
-        ``forms`` (ratio / difference / theorem per element) are chosen on the first box and kept on its faces
-        and halves."""
+        ``forms`` (ratio / difference / theorem per element) are chosen on the first box and kept on its paths, faces
+        and halves wherever they are valid there (:func:`_valid`; else each evaluation's own)."""
         if not branch:
             self.hulls = 1  # an evaluation that raises may be decided on every branch
             with counting_hulls() as hulls:
@@ -370,6 +370,9 @@ class Checker:
             choices = Choices(prefix)
             with branching(choices):
                 values, forms = self._evaluate_path(low, high, forms, choices)
+            if paths and len(values) != len(paths[0]):
+                raise CertificateRejected(f"a side gives {len(paths[0])} elements on one path of its decisions and "
+                                          f"{len(values)} on another: no element is one function on the box")
             paths.append(values)
             prefix = choices.next_prefix()
         return paths, forms
@@ -382,15 +385,22 @@ class Checker:
         with on_box(box, self.coordinate_degrees, self.coordinate_shifts) as coordinates:
             fixed = {k: _graded(v, self.degrees.get(k, 0)) if self.degrees else v for k, v in self.fixed.items()}
             params = self.domain.assemble(list(coordinates), wrap=as_jet_array, fixed=fixed)
-            instance = self.statement.parameters(params, JET) if self.statement.parameters else params
-            lhs, rhs = self.statement.lhs(instance, JET), self.statement.rhs(instance, JET)
+            lhs, rhs = _sides(self.statement, params)
             small, big = (lhs, rhs) if self.statement.relation == "<=" else (rhs, lhs)
             small, big = np.broadcast_arrays(*(np.atleast_1d(np.asarray(s, dtype=object)) for s in (small, big)))
             small, big = ([jet(x) for x in side.ravel()] for side in (small, big))
             if any(x is None for x in small + big):
                 raise CertificateRejected("a side returned something that is not a real number")
-            forms = forms or [_form(b) for b in big]
-            values = [self._g(s, b, form) for s, b, form in zip(small, big, forms)]
+            own = [_form(b) for b in big]
+            if forms is not None and len(forms) != len(own):
+                raise CertificateRejected(f"a side gives {len(own)} elements here and {len(forms)} on the first "
+                                          "evaluation of the box (another path of its decisions): no element is one "
+                                          "function on the box")
+            # each path, face and half in the box's form where that form is valid on it (the ratio only where big > 0
+            # is certain on this very evaluation), else in its own: both read the claim the same way where both are
+            chosen = own if forms is None else [f if _valid(f, b) else o for f, b, o in zip(forms, big, own)]
+            forms = forms or own
+            values = [self._g(s, b, form) for s, b, form in zip(small, big, chosen)]
             if choices is None:
                 return values, forms
             with unchecked():
@@ -422,6 +432,19 @@ class Checker:
         return small - big * _arb(2 - self.one_plus_slack if form == "nonpositive" else self.one_plus_slack)
 
 
+def _sides(statement, params):
+    """``(lhs, rhs)`` on the checker's jets; an ``Undecided``, ``NotHomogeneous``, ``NotInvariant`` or ``NoBallForm``
+    raised while they run is raised again even where a side caught it (``except Exception: return base``): the
+    evaluation fails as if it had propagated."""
+    raised = []
+    with watching(raised.append):
+        instance = statement.parameters(params, JET) if statement.parameters else params
+        sides = statement.lhs(instance, JET), statement.rhs(instance, JET)
+    if raised:
+        raise raised[0]
+    return sides
+
+
 def _where_taken(g, conditions):
     """``g + Σ λ_j c_j`` with multipliers ``λ_j ≥ 0`` the checker picks for the path's conditions ``c_j ≥ 0`` (it is
     ``≥ g`` wherever the path is the side's, so its ``≤ 0`` proves ``g ≤ 0`` there): for each condition in turn, the
@@ -449,6 +472,11 @@ def _multipliers(g, c) -> set[float]:
 
 def _form(big) -> str:
     return "ratio" if big.lo > 0 else "difference" if big.lo >= 0 else "nonpositive" if big.hi <= 0 else "theorem"
+
+
+def _valid(form: str, big) -> bool:
+    """Whether ``form`` reads the claim right on an evaluation whose ``big`` is ``big`` (:func:`_form`'s conditions)."""
+    return {"ratio": big.lo > 0, "difference": big.lo >= 0, "nonpositive": big.hi <= 0}.get(form, True)
 
 
 def _same_degree(small, big) -> None:

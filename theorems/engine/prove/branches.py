@@ -29,7 +29,8 @@ MAX_PATHS = 16
 def closed_by_paths(search: BranchAndBound, lows, highs, method: Method, elements=None) -> tuple[dict[int, float], float]:
     """The elements among ``elements`` (``None``: all) that every path closes on the box, each with its proved
     bound of ``small/big`` (at most ``1 + slack``), and the largest upper bound of ``g`` left on an element that
-    does not close (``-inf`` when all do, ``inf`` where the paths cannot be evaluated)."""
+    does not close (``-inf`` when all do, ``inf`` where the paths cannot be evaluated or give different numbers of
+    elements)."""
     prefix, paths, bounds, worst = [], 0, None, -np.inf
     while prefix is not None:
         if paths == MAX_PATHS:
@@ -39,7 +40,9 @@ def closed_by_paths(search: BranchAndBound, lows, highs, method: Method, element
             with method.instance(search.domain, lows, highs) as instance, branching(choices):
                 g, small, big = claims(search, instance, method)
                 if bounds is None:
-                    bounds = {e: -np.inf for e in (range(len(g)) if elements is None else elements)}
+                    bounds, size = {e: -np.inf for e in (range(len(g)) if elements is None else elements)}, len(g)
+                if len(g) != size:  # a side whose element count depends on a decision: no element is one function
+                    return {}, np.inf
                 for e in list(bounds):
                     upper = _upper_where_taken(g[e], choices.conditions)
                     if upper <= 0:

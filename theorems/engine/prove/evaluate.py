@@ -21,7 +21,7 @@ from theorems.engine.prove import certificate
 from theorems.engine.prove.branches import closed_by_paths
 from theorems.engine.prove.crosscheck import cross_check_enclosure
 from theorems.engine.prove.forms import (MEAN_VALUE, TAYLOR2, Method, centre_of, certainly_nonpositive,
-                                         certainly_positive, claim, evaluate, form_of, ratio_upper, upper_of)
+                                         certainly_positive, evaluate, form_of, ratio_upper, upper_of)
 from theorems.engine.prove.points import floats_at_centre, refute_vertex
 from theorems.engine.prove.state import BranchAndBound
 
@@ -142,11 +142,10 @@ def element(search: BranchAndBound, g, small, big, at: int, lows, highs, method:
             return False, np.inf, ()
         faces.extend(steps)
         try:
-            values = evaluate(search, lows, highs, method)
+            values = evaluate(search, lows, highs, method, {at: form})
         except method.declines:
             return False, np.inf, ()
-        _, small, big = (v[at] for v in values)
-        g = claim(small, big, search.slack, form)
+        g, small, big = (v[at] for v in values)
         _witness(search, small, big)
         if np.all(lows == highs) and certainly_positive(g):
             refute_vertex(search, lows)

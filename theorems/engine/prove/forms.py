@@ -14,6 +14,7 @@ import numpy as np
 
 from theorems.arithmetic.box_jet import JETS, SPACES, BoxJet, as_jet
 from theorems.arithmetic.precision import Ball, Undecided
+from theorems.errors import watching
 from theorems.engine.prove.domain import Domain, jet_instance
 from theorems.engine.prove.state import BranchAndBound, ordered, sides
 
@@ -47,20 +48,28 @@ TAYLOR2 = Method("taylor2", 2, (Exception,))
 operation without a second-order rule, a kink), the box is left to the mean-value form and to bisection."""
 
 
-def evaluate(search: BranchAndBound, lows, highs, method: Method = MEAN_VALUE):
+def evaluate(search: BranchAndBound, lows, highs, method: Method = MEAN_VALUE, forms=None):
     """``(g, small, big)`` as flat arrays of ``method``'s enclosures on the box, ``g`` the claim in whichever form is
-    provable (:func:`claim`); each is ``≤ 0`` only where ``small ≤ big + slack·|big|`` holds."""
+    provable (:func:`claim`; ``forms``: ``{element: form}`` to keep, as on a face); each is ``≤ 0`` only where
+    ``small ≤ big + slack·|big|`` holds."""
     with method.instance(search.domain, lows, highs) as instance:
-        return claims(search, instance, method)
+        return claims(search, instance, method, forms)
 
 
-def claims(search: BranchAndBound, instance, method: Method):
-    """``(g, small, big)`` of :func:`evaluate` on an instance of ``method``'s jets (inside its box's context)."""
-    _, (lhs, rhs) = sides(search.statement, instance, method.xp)
+def claims(search: BranchAndBound, instance, method: Method, forms=None):
+    """``(g, small, big)`` of :func:`evaluate` on an instance of ``method``'s jets (inside its box's context). An
+    ``Undecided`` (or another exception the watch sees) raised while the sides run fails the
+    evaluation even where a side caught it (``try: ... except ArithmeticError: return 0``): it is raised again."""
+    raised = []
+    with watching(raised.append):
+        _, (lhs, rhs) = sides(search.statement, instance, method.xp)
+    if raised:
+        raise raised[0]
     small, big = (np.atleast_1d(np.asarray(side, dtype=object)) for side in ordered(search.statement, lhs, rhs))
     small, big = (np.array([method.convert(x) for x in side.ravel()], dtype=object)  # constants too: exact balls
                   for side in np.broadcast_arrays(small, big))
-    g = np.array([claim(s, b, search.slack) for s, b in zip(small, big)], dtype=object)
+    forms = forms or {}  # in the box's context: a jet's arithmetic needs its box (a constant's empty Hessian too)
+    g = np.array([claim(s, b, search.slack, forms.get(at)) for at, (s, b) in enumerate(zip(small, big))], dtype=object)
     return g, small, big
 
 

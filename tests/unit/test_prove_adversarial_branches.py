@@ -14,7 +14,7 @@ import pytest
 import raw_logit_bounds as raw
 from theorems import verify_proof
 from theorems.checker.certificate import FORMAT
-from theorems.engine.prove import evaluate, prove, run
+from theorems.engine.prove import evaluate, prove
 
 DOMAIN = {"x": [(0.0, 1.0)], "T": 1.0}
 
@@ -39,14 +39,6 @@ def _statement(name, lhs, rhs):
     slug = "".join(c if c.isalnum() else "-" for c in name.lower()).strip("-")
     return dataclasses.replace(raw.JACOBIAN_TWO, id="branch." + "-".join(filter(None, slug.split("-"))), lhs=lhs,
                                rhs=rhs, relation="<=", prove=DOMAIN, expected="refuted")
-
-
-@pytest.fixture
-def enclosures_only(monkeypatch):
-    """No float64 point refutes anything: only the enclosures decide."""
-    monkeypatch.setattr(run, "sample", lambda *args: None)
-    monkeypatch.setattr(run, "refute_at", lambda *args: None)
-    monkeypatch.setattr(evaluate, "refute_vertex", lambda *args: None)
 
 
 @pytest.mark.parametrize("name", list(FALSE))

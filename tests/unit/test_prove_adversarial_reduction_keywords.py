@@ -14,7 +14,7 @@ import raw_logit_bounds as raw
 from theorems import verify_proof
 from theorems.arithmetic.box_jet import ARRAYS, on_box
 from theorems.checker.certificate import FORMAT
-from theorems.engine.prove import evaluate, prove, run
+from theorems.engine.prove import prove
 from theorems.errors import NoBallForm
 
 C = -0.998
@@ -25,13 +25,6 @@ def _statement():
     return dataclasses.replace(raw.JACOBIAN_TWO, id="reduction.max-initial",
                                lhs=lambda i, xp: np.max(i["l"], initial=C) - np.max(i["l"]), rhs=lambda i, xp: 1e-3,
                                prove={"l": [(-1.0, 1.0)] * 2, "T": 1.0}, expected="refuted")
-
-
-@pytest.fixture
-def enclosures_only(monkeypatch):
-    monkeypatch.setattr(run, "sample", lambda *args: None)
-    monkeypatch.setattr(run, "refute_at", lambda *args: None)
-    monkeypatch.setattr(evaluate, "refute_vertex", lambda *args: None)
 
 
 def test_the_prover_keeps_initial(enclosures_only):

@@ -13,7 +13,7 @@ import pytest
 import raw_logit_bounds as raw
 from theorems import verify_proof
 from theorems.checker.certificate import FORMAT
-from theorems.engine.prove import evaluate, prove, run
+from theorems.engine.prove import prove
 
 THIN = (0.3, 0.3 + 1e-12)
 
@@ -50,13 +50,6 @@ def _statements():
                                  lhs=lambda i, xp: 2 * _p0(i) * (1 - _p0(i)), rhs=lambda i, xp: 0.5,
                                  prove={"l": [(-1.0, 1.0)] * 2, "T": 1.0}, expected="holds")
     return swallow, honest, dataclasses.replace(honest, lhs=_not_invariant, expected="refuted")
-
-
-@pytest.fixture
-def enclosures_only(monkeypatch):
-    monkeypatch.setattr(run, "sample", lambda *args: None)
-    monkeypatch.setattr(run, "refute_at", lambda *args: None)
-    monkeypatch.setattr(evaluate, "refute_vertex", lambda *args: None)
 
 
 @pytest.mark.parametrize("which", [0, 2], ids=["undecided", "not-invariant"])

@@ -11,7 +11,7 @@ import pytest
 import raw_logit_bounds as raw
 from theorems import verify_proof
 from theorems.checker.certificate import FORMAT
-from theorems.engine.prove import evaluate, prove, run
+from theorems.engine.prove import prove
 
 SLACK = 1e-4
 DOMAIN = {"x": [(-1.0, 1.0)], "T": 1.0}
@@ -30,14 +30,6 @@ def _statement(name, lhs, rhs, domain=DOMAIN):
 def _tight_negative():
     """``−1 − x² ≤ −1``: equality at ``x = 0``, where both sides are ``−1``."""
     return _statement("tight-negative", lambda i, xp: -1 - _x(i) ** 2, lambda i, xp: -1.0)
-
-
-@pytest.fixture
-def enclosures_only(monkeypatch):
-    """No float64 point refutes anything: only the enclosures decide."""
-    monkeypatch.setattr(run, "sample", lambda *args: None)
-    monkeypatch.setattr(run, "refute_at", lambda *args: None)
-    monkeypatch.setattr(evaluate, "refute_vertex", lambda *args: None)
 
 
 def test_a_bound_tight_where_its_sides_are_negative_is_proved_and_checked(tmp_path):

@@ -17,7 +17,6 @@ True
 from __future__ import annotations
 
 import contextlib
-import copy
 from types import SimpleNamespace
 
 import flint
@@ -35,7 +34,7 @@ class JetArray(np.ndarray):
     def __getitem__(self, key):
         # one element is a new object, as float64's ``l[0]`` is a new scalar: ``l[0] is l[0]`` reads False here too
         item = super().__getitem__(key)
-        return copy.copy(item) if isinstance(item, Jet) else item
+        return item.fresh() if isinstance(item, Jet) else item
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         ufunc = _SOUND.get(ufunc, ufunc)

@@ -107,6 +107,30 @@ def unwatched():
         _WATCHERS.reset(token)
 
 
+
+@contextlib.contextmanager
+def nothing_hidden():
+    """Within this block, the first ``Undecided``, ``NoBallForm``, ``NotHomogeneous`` or ``NotInvariant`` raised is
+    raised again when the block ends normally, even where the code inside caught it: a side's value that rests on a
+    decision it hid (``try: ... except Exception: return fallback``) is no value (the prover's boxes, the checker's
+    and the certifier's points, each in its own evaluation).
+
+    >>> def side(x):
+    ...     try:
+    ...         raise Undecided("x > 0 is undecided on this box")
+    ...     except ArithmeticError:
+    ...         return 0.0
+    >>> with nothing_hidden():
+    ...     value = side(1.0)
+    Traceback (most recent call last):
+    theorems.errors.Undecided: x > 0 is undecided on this box
+    """
+    raised = []
+    with watching(raised.append):
+        yield
+    if raised:
+        raise raised[0]
+
 class InvalidArgument(TheoremsError, _HypothesisInvalidArgument, ValueError):
     """An argument with a bad value (out of range, wrong shape, off the simplex, too much work, an unwritable
     path), raised at entry before any expensive step; the message names the argument, its value and what it must

@@ -51,7 +51,7 @@ from theorems.checker.cover import outside, uncovered
 from theorems.checker.jet import (Box, Choices, NotHomogeneous, NotInvariant, Undecided, at_least_bits, branching,
                                   constant, counting_hulls, jet, on_box, unchecked)
 from theorems.checker.space import JET, as_jet_array
-from theorems.errors import InvalidArgument, InvalidArgumentType, watching
+from theorems.errors import InvalidArgument, InvalidArgumentType, nothing_hidden
 
 MAX_BRANCHES = 64
 """The most branches of undecided maxima one box is evaluated on (more: the box is bisected instead)."""
@@ -436,13 +436,9 @@ def _sides(statement, params):
     """``(lhs, rhs)`` on the checker's jets; an ``Undecided``, ``NotHomogeneous``, ``NotInvariant`` or ``NoBallForm``
     raised while they run is raised again even where a side caught it (``except Exception: return base``): the
     evaluation fails as if it had propagated."""
-    raised = []
-    with watching(raised.append):
+    with nothing_hidden():
         instance = statement.parameters(params, JET) if statement.parameters else params
-        sides = statement.lhs(instance, JET), statement.rhs(instance, JET)
-    if raised:
-        raise raised[0]
-    return sides
+        return statement.lhs(instance, JET), statement.rhs(instance, JET)
 
 
 def _where_taken(g, conditions):

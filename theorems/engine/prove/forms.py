@@ -14,7 +14,7 @@ import numpy as np
 
 from theorems.arithmetic.box_jet import JETS, SPACES, BoxJet, as_jet
 from theorems.arithmetic.precision import Ball, Undecided
-from theorems.errors import watching
+from theorems.errors import nothing_hidden
 from theorems.engine.prove.domain import Domain, jet_instance
 from theorems.engine.prove.state import BranchAndBound, ordered, sides
 
@@ -60,11 +60,8 @@ def claims(search: BranchAndBound, instance, method: Method, forms=None):
     """``(g, small, big)`` of :func:`evaluate` on an instance of ``method``'s jets (inside its box's context). An
     ``Undecided`` (or another exception the watch sees) raised while the sides run fails the
     evaluation even where a side caught it (``try: ... except ArithmeticError: return 0``): it is raised again."""
-    raised = []
-    with watching(raised.append):
+    with nothing_hidden():
         _, (lhs, rhs) = sides(search.statement, instance, method.xp)
-    if raised:
-        raise raised[0]
     small, big = (np.atleast_1d(np.asarray(side, dtype=object)) for side in ordered(search.statement, lhs, rhs))
     small, big = (np.array([method.convert(x) for x in side.ravel()], dtype=object)  # constants too: exact balls
                   for side in np.broadcast_arrays(small, big))

@@ -18,15 +18,12 @@ from theorems.engine.search.decide import decide
 from theorems.engine.search.report import Certificate
 from theorems.engine.sides import SideError
 from theorems.engine.statement import Instance, Statement, jsonable
-from theorems.errors import IllDefined, watching
+from theorems.errors import IllDefined, nothing_hidden
 
 
 def _side_values(statement: Statement, instance: Instance, side: str):
-    raised = []
-    with precision.escapes() as escaped, watching(raised.append):
+    with precision.escapes() as escaped, nothing_hidden():  # an undecided comparison the side caught: no value
         value = sides.evaluate(statement, side, balls(dict(instance)), ARB)
-    if raised:  # an undecided comparison the side caught itself: its value rests on a branch not decided
-        raise raised[0]
     if escaped and _holds_floats(value):
         # the side turned instance values into doubles and returned a float computed from them in float64:
         # its rounding is not bounded, so nothing is certified from it

@@ -24,8 +24,8 @@ def project(tmp_path: Path, module: str = BOUND, name: str = "test_bounds.py") -
     return tmp_path
 
 
-def pytest_run(folder: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+def pytest_run(folder: Path, *args: str, env: dict | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
     """``python -m pytest`` in ``folder``, serial, without a cache, with ``env`` added to a clean environment."""
     environment = {k: v for k, v in os.environ.items() if k not in ("HYPOTHESIS_PROFILE", "PYTEST_ADDOPTS", "CI")}
     return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", *args],
-                          cwd=folder, capture_output=True, text=True, timeout=300, env=environment | (env or {}))
+                          cwd=folder, capture_output=True, text=True, timeout=timeout, env=environment | (env or {}))

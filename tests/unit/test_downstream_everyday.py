@@ -4,12 +4,11 @@ imported from scipy before `theorems`, `Fraction`, `.item()`, `np.vectorize`, `f
 3 %-tightened one fails, each failure saying whether its counterexample is certified or a candidate."""
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import downstream_everyday
 import pytest
+from downstream import project, pytest_run
 
 from theorems import Statement
 
@@ -21,13 +20,8 @@ pytestmark = pytest.mark.slow  # one pytest run of a downstream project, in a su
 
 @pytest.fixture(scope="module")
 def out(tmp_path_factory) -> str:
-    tmp_path = tmp_path_factory.mktemp("everyday")
-    (tmp_path / "pyproject.toml").write_text('[project]\nname = "everyday"\nversion = "0"\n', encoding="utf-8")
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_everyday_bounds.py").write_text(BOUNDS.read_text(encoding="utf-8"), encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "pytest", "-m", "theory", "-p", "no:cacheprovider", "-p", "no:xdist",
-                          "-rA", "--hypothesis-profile=theorems-ci", "-q"],
-                         cwd=tmp_path, capture_output=True, text=True, timeout=1500)
+    folder = project(tmp_path_factory.mktemp("everyday"), BOUNDS.read_text(encoding="utf-8"), "test_everyday_bounds.py")
+    run = pytest_run(folder, "-m", "theory", "-rA", "--hypothesis-profile=theorems-ci", "-q", timeout=1500)
     return run.stdout + run.stderr
 
 

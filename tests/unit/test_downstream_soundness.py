@@ -3,12 +3,11 @@ through the installed pytest plugin: every true bound passes, every 2 %-tightene
 or a candidate counterexample, and the failure says which (`downstream_bounds.py` holds the bounds)."""
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import downstream_bounds
 import pytest
+from downstream import project, pytest_run
 
 from theorems import Statement
 
@@ -21,13 +20,8 @@ pytestmark = pytest.mark.slow  # one pytest run of a downstream project, in a su
 
 @pytest.fixture(scope="module")
 def out(tmp_path_factory) -> str:
-    tmp_path = tmp_path_factory.mktemp("downstream")
-    (tmp_path / "pyproject.toml").write_text('[project]\nname = "downstream"\nversion = "0"\n', encoding="utf-8")
-    (tmp_path / "tests").mkdir()
-    (tmp_path / "tests" / "test_numpy_bounds.py").write_text(BOUNDS.read_text(encoding="utf-8"), encoding="utf-8")
-    run = subprocess.run([sys.executable, "-m", "pytest", "-m", "theory", "-p", "no:cacheprovider", "-p", "no:xdist",
-                          "-rA", "--hypothesis-seed=0", "-q"],
-                         cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    folder = project(tmp_path_factory.mktemp("downstream"), BOUNDS.read_text(encoding="utf-8"), "test_numpy_bounds.py")
+    run = pytest_run(folder, "-m", "theory", "-rA", "--hypothesis-seed=0", "-q", timeout=600)
     return run.stdout + run.stderr
 
 

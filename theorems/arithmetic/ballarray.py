@@ -34,7 +34,6 @@ True
 from __future__ import annotations
 
 import contextlib
-import copy
 import contextvars
 
 import flint
@@ -210,7 +209,7 @@ class BallArray(np.ndarray):
     def __getitem__(self, key):
         # one element is a new object, as float64's ``l[0]`` is a new scalar: ``l[0] is l[0]`` reads False here too
         item = super().__getitem__(key)
-        return copy.copy(item) if isinstance(item, Ball) else item
+        return Ball(item) if isinstance(item, Ball) else item  # the same arb, a new holder
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         if ufunc not in _SOUND and ufunc not in _NATIVE and not _python_level(ufunc):

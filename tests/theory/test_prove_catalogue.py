@@ -1,6 +1,8 @@
 """Every catalogue statement that declares a proof domain is *proved* there, and its constant tightened by 2 %
 is *refuted* there by ``prove`` itself (a certified counterexample, as ``check`` reports), within the suite's box
-budget (never seconds: the same result at any load)."""
+budget (never seconds: the same result at any load). The two declared domains that take minutes (about 28,000 boxes
+each) are proved here at ``T = 1``, so that ``pytest -m theory`` stays a run of about a minute; on their whole
+declared domain, with the checker, in ``tests/unit/test_prove_domains.py`` (marked slow)."""
 
 import dataclasses
 
@@ -15,6 +17,12 @@ from theorems.engine.prove import SUITE_BOXES, prove
 pytestmark = pytest.mark.theory
 
 DECLARED = [s for s in STATEMENTS.values() if s.prove is not None]
+AT_T_ONE = {"corollary3.finite-difference.corrected", "corollary3.motivating.corrected"}
+
+
+def _domain(statement) -> dict:
+    """The declared domain, at ``T = 1`` for the two that take minutes on their ``T`` interval."""
+    return {**statement.prove, "T": 1.0} if statement.id in AT_T_ONE else statement.prove
 
 
 def _tightened(statement):
@@ -31,7 +39,7 @@ def test_at_least_ten_holding_statements_declare_a_domain():
 
 @pytest.mark.parametrize("statement", DECLARED, ids=lambda s: s.id)
 def test_declared_domain_is_proved_with_a_proved_sup_enclosure(statement):
-    proof = prove(statement, max_seconds=None, max_boxes=SUITE_BOXES)
+    proof = prove(statement, _domain(statement), max_seconds=None, max_boxes=SUITE_BOXES)
     assert proof.status == "proved", proof.describe()
     low, high = proof.sup
     assert low <= high <= 1 + proof.slack  # the proved enclosure of sup small/big over the domain
@@ -39,7 +47,7 @@ def test_declared_domain_is_proved_with_a_proved_sup_enclosure(statement):
 
 @pytest.mark.parametrize("statement", DECLARED, ids=lambda s: s.id)
 def test_two_percent_mutant_is_refuted_by_prove(statement):
-    proof = prove(_tightened(statement), max_seconds=None, max_boxes=SUITE_BOXES)
+    proof = prove(_tightened(statement), _domain(statement), max_seconds=None, max_boxes=SUITE_BOXES)
     assert proof.status == "refuted", proof.describe()
     assert proof.counterexample.method.startswith("arb ball arithmetic")
 
@@ -63,7 +71,8 @@ def test_finite_difference_bound_is_proved_at_three_logits():
     """Along ``v = e₁ − e₂``, where the supremum is reached (in another direction the bound is loose: its 2 %
     mutant is proved there too, so a mutant test would say nothing)."""
     statement = STATEMENTS["corollary3.finite-difference.corrected"]
-    domain = {**statement.prove, "logits": [(-5.0, 5.0), (-5.0, 5.0), (0.0, 0.0)], "v": np.array([1.0, -1.0, 0.0])}
+    domain = {**statement.prove, "T": 1.0, "logits": [(-5.0, 5.0), (-5.0, 5.0), (0.0, 0.0)],
+              "v": np.array([1.0, -1.0, 0.0])}
     proof = prove(statement, domain, max_seconds=None, max_boxes=SUITE_BOXES)
     assert proof.status == "proved", proof.describe()
     assert prove(_tightened(statement), domain, max_seconds=None, max_boxes=SUITE_BOXES).status == "refuted"

@@ -9,7 +9,7 @@ from theorems import STATEMENTS
 from theorems.engine.prove import prove
 from theorems.errors import InvalidArgument
 
-MOTIVATING = STATEMENTS["corollary3.motivating.corrected"]  # ~10 s to prove: an error after the work would show
+MOTIVATING = STATEMENTS["corollary3.motivating.corrected"]  # minutes to prove: an error after the work would show
 
 
 @pytest.mark.parametrize("path", ["/dev/null/proof.json", ""])

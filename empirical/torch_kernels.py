@@ -49,7 +49,7 @@ float64 in 53)."""
 SPECTRAL_TOLERANCE = 4 * torch.finfo(torch.float64).eps
 """Relative step (or bracket width) at which a row's spectral norm stops, as in :mod:`theorems.maths.secular`."""
 SWEEP_ENTRIES = 1 << 21
-"""Entries of one chunk of columns of :class:`FarthestPrefix`'s table (16 MiB of float64)."""
+"""Entries of one chunk of columns of :class:`FarthestPrefix`'s table (16 MiB of float64), made by one product."""
 BRACKET_SLACK = 16 * torch.finfo(torch.float64).eps
 """Relative widening of :func:`largest_eigenvalue`'s bracket ``[m, 2m]``: more than the rounding of ``m``."""
 
@@ -224,73 +224,83 @@ def distance_grid(alpha, x, ns, *, mask, norm: bool = False, selection: Selectio
 
 class FarthestPrefix:
     """Per head and key ``j``, the two largest ``T[j, i] = ‖x_i‖² − 2 x_j·x_i`` over ``i ≤ t`` and where they are,
-    read at the keys and columns asked (:meth:`lookup`) while the columns are swept in order, a chunk at a time,
-    carrying the running top-2 from one chunk (and one block of rows) to the next: no ``[H, L, L]`` table is held
-    (``x [H, L, d]``, every key of the window).
+    read at the keys and columns asked (:meth:`lookup`) while the columns are swept in order, one column at a time,
+    carrying the running top-2 of every key from one column (and one block of rows) to the next: no ``[H, L, L]``
+    table is held (``x [H, L, d]``, every key of the window; the table's columns are made a chunk at a time).
 
     The arithmetic and the rules for ties are :func:`empirical.kernels.farthest_table`'s: the first maximum is the
-    last ``i`` that reaches it, the runner-up ``M2[t] = max_{s ≤ t} min(M1[s − 1], T[s])``.
+    last ``i`` that reaches it, the runner-up ``M2[t] = max_{s ≤ t} min(M1[s − 1], T[s])``. The state is one float64
+    tensor ``[4, H, L]`` (first, where, second, where: positions are exact in float64) updated by arithmetic only
+    (``lerp`` by a 0/1 weight selects exactly): a boolean ``where`` or ``masked_fill`` on ``[H, L]`` costs ten times
+    an arithmetic operation on this CPU, and a column's ten operations on ``[H, L]`` cost less than the running
+    maxima of a chunk of columns did (three times less per layer).
     """
 
     def __init__(self, x: torch.Tensor) -> None:
         self.x = x  # [H, L, d]
         self.squared = (x * x).sum(-1)  # [H, L]
+        heads, length, _ = x.shape
+        self.step = max(1, SWEEP_ENTRIES // (heads * length))  # columns of the table made at once
+        self._buffers = [torch.empty((heads, length), dtype=x.dtype, device=x.device) for _ in range(5)]
         self._reset()
 
     def _reset(self) -> None:
         heads, length, _ = self.x.shape
         self.done = 0  # columns absorbed
-        inf = torch.full((heads, length), -float("inf"), dtype=self.x.dtype, device=self.x.device)
-        zero = torch.zeros((heads, length), dtype=torch.int64, device=self.x.device)
-        self.state = (inf, zero, inf.clone(), zero.clone())  # first, first_at, second, second_at after `done` columns
+        self.state = torch.zeros((4, heads, length), dtype=self.x.dtype, device=self.x.device)
+        self.state[0::2] = -float("inf")  # first, first_at, second, second_at after `done` columns
+        self._chunk = (0, None)  # (first column, [H, S, L] the table's columns start ... start + S − 1)
 
     def lookup(self, index: torch.Tensor, columns: torch.Tensor) -> tuple[torch.Tensor, ...]:
         """``(first, first_at, second, second_at)`` ``[H, C, n]`` of the keys ``index [H, C, n]`` of each row ``c`` at
         its column ``columns [C]`` (the last key the row sees).
 
-        Columns before the sweep's position restart it; the columns between are swept in chunks of at most
-        :data:`SWEEP_ENTRIES` table entries (a block whose rows all see every key, an encoder's, sweeps the window
-        once and reads the last column).
+        Columns before the sweep's position restart it; each row is read when the sweep reaches its column (a
+        block whose rows all see every key, an encoder's, sweeps the window once and reads the last column).
         """
-        if int(columns.min()) < self.done - 1:  # the sweep is past a column asked for: start again
+        wanted = columns.tolist()
+        if min(wanted) < self.done - 1:  # the sweep is past a column asked for: start again
             self._reset()
         heads, length, _ = self.x.shape
-        h = torch.arange(heads, device=index.device)[:, None, None]
-        out = [part[h, index] for part in self.state]  # right for the rows at the column the state describes
-        high = int(columns.max())
-        step = max(1, SWEEP_ENTRIES // (heads * length))
-        for start in range(self.done, high + 1, step):
-            stop = min(start + step, high + 1)
-            table = self.squared[:, None, start:stop] - 2 * torch.matmul(self.x, self.x[:, start:stop].transpose(-1, -2))
-            swept = self._sweep(table, start)  # each [H, L, S]
-            self.state = tuple(part[..., -1].contiguous() for part in swept)
-            self.done = stop
-            rows = torch.nonzero((columns >= start) & (columns < stop))[:, 0]
-            if len(rows):
-                keys, at = index[:, rows], (columns[rows] - start)[None, :, None]
-                for part, values in zip(out, swept):
-                    part[:, rows] = values[h, keys, at]
-        return tuple(out)
+        flat = (index + (torch.arange(heads, device=index.device) * length)[:, None, None]).transpose(0, 1)  # [C, H, n]
+        state = self.state.reshape(4, -1)
+        order = sorted(range(len(wanted)), key=wanted.__getitem__)
+        values, at = [], 0
+        while at < len(order):  # the rows of one column at a time, in column order
+            column, stop = wanted[order[at]], at + 1
+            while stop < len(order) and wanted[order[stop]] == column:
+                stop += 1
+            self._sweep_to(column)
+            rows = order[at:stop]
+            values.append(state[:, flat[rows].reshape(-1)].reshape(4, len(rows), heads, -1))
+            at = stop
+        out = torch.cat(values, dim=1).transpose(1, 2)  # [4, H, C, n] in column order
+        if order != list(range(len(order))):
+            out = out[:, :, torch.as_tensor(order, device=out.device).argsort()]
+        return out[0], out[1].long(), out[2], out[3].long()
 
-    def _sweep(self, table: torch.Tensor, start: int):
-        """The running top-2 over the columns of ``table [H, L, S]`` (column ``s`` is key ``start + s``), continued
-        from the state after the columns before ``start``."""
-        first0, first_at0, second0, second_at0 = (part[..., None] for part in self.state)
-        running, where = torch.cummax(table, dim=-1)  # ties: the last index, as numpy's accumulate of positions
-        better = running >= first0  # the new columns reach the carried maximum: the later index wins
-        first = torch.where(better, running, first0)
-        first_at = torch.where(better, where.add_(start), first_at0)
-        # entry s demotes M1[s − 1] or itself to the runner-up; whose value that is
-        previous, previous_at = torch.empty_like(first), torch.empty_like(first_at)
-        previous[..., :1], previous[..., 1:] = first0, first[..., :-1]
-        previous_at[..., :1], previous_at[..., 1:] = first_at0, first_at[..., :-1]
-        positions = torch.arange(start, start + table.shape[-1], device=table.device)
-        owner = torch.where(table < previous, positions, previous_at)
-        runner, last = torch.cummax(torch.minimum(previous, table, out=previous), dim=-1)
-        keep = runner >= second0
-        second = torch.where(keep, runner, second0)
-        second_at = torch.where(keep, owner.gather(-1, last), second_at0)
-        return first, first_at, second, second_at
+    def _sweep_to(self, column: int) -> None:
+        """Absorb the columns ``done ... column`` into the running top-2 (nothing when they are)."""
+        first, first_at, second, second_at = self.state
+        below, demoted, owner, kept, here = self._buffers
+        for i in range(self.done, column + 1):
+            start, table = self._chunk
+            if table is None or i >= start + table.shape[1]:  # the next columns of the table, [H, S, L]
+                stop = min(i + self.step, self.x.shape[1])
+                table = torch.matmul(self.x[:, i:stop], self.x.transpose(-1, -2)).mul_(-2.0)
+                start, table = i, table.add_(self.squared[:, i:stop, None])
+                self._chunk = (start, table)
+            t = table[:, i - start]  # [H, L] T[j, i] of every key j
+            here.fill_(float(i))
+            torch.lt(t, first, out=below)  # 1.0 where column i stays below the running maximum
+            torch.lerp(first_at, here, below, out=owner)  # whose value is demoted: i's, else the maximum's so far
+            torch.minimum(first, t, out=demoted)
+            torch.ge(demoted, second, out=kept)  # ties: the later wins
+            torch.maximum(second, demoted, out=second)
+            torch.lerp(second_at, owner, kept, out=second_at)
+            torch.lerp(here, first_at, below, out=first_at)  # ties: the later index wins
+            torch.maximum(first, t, out=first)
+        self.done = max(self.done, column + 1)
 
 
 def _prefix_counts(mask: torch.Tensor) -> torch.Tensor | None:

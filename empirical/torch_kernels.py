@@ -54,9 +54,59 @@ BRACKET_SLACK = 16 * torch.finfo(torch.float64).eps
 """Relative widening of :func:`largest_eigenvalue`'s bracket ``[m, 2m]``: more than the rounding of ``m``."""
 
 
-def _heads_x(x: torch.Tensor, keys: int) -> torch.Tensor:
-    """``x`` as ``[H, L, d]`` on the first ``keys`` keys (``[H, 1, L, d]`` accepted, as the numpy kernels take it)."""
-    return x.reshape(x.shape[0], *x.shape[-2:])[:, :keys]
+@dataclasses.dataclass(frozen=True)
+class Keys:
+    """The embeddings ``whole [H, L, d]`` of one (window, layer) with what every block of rows reads of them, made once
+    per (window, layer) (:meth:`of`) instead of once per block: ``whole_columns [H, d, L]`` (transposed, contiguous:
+    MKL's fastest layout for the products ``[.., d] @ [d, L]``) and ``whole_squared [H, L]`` (``‖x_j‖²``); a block
+    reads its first ``keys`` keys (a causal block's prefix: :meth:`first`) as views, and a group of heads
+    (:meth:`heads`) is a view too.
+
+    >>> keys = Keys.of(torch.ones(2, 5, 3, dtype=torch.float64)).first(4)
+    >>> tuple(keys.x.shape), tuple(keys.columns.shape), keys.squared[0].tolist()
+    ((2, 4, 3), (2, 3, 4), [3.0, 3.0, 3.0, 3.0])
+    """
+
+    whole: torch.Tensor
+    whole_columns: torch.Tensor
+    whole_squared: torch.Tensor
+    keys: int
+
+    @classmethod
+    def of(cls, x: torch.Tensor) -> "Keys":
+        """The keys of ``x [H, L, d]`` (``[H, 1, L, d]`` accepted, as the numpy kernels take it)."""
+        x = x.reshape(x.shape[0], *x.shape[-2:]).contiguous()
+        return cls(x, x.transpose(-1, -2).contiguous(), (x * x).sum(-1), x.shape[1])
+
+    @property
+    def x(self) -> torch.Tensor:
+        return self.whole[:, :self.keys]  # [H, L', d]
+
+    @property
+    def columns(self) -> torch.Tensor:
+        return self.whole_columns[..., :self.keys]  # [H, d, L']
+
+    @property
+    def squared(self) -> torch.Tensor:
+        return self.whole_squared[:, :self.keys]  # [H, L']
+
+    def first(self, keys: int) -> "Keys":
+        return dataclasses.replace(self, keys=min(int(keys), self.whole.shape[1]))
+
+    def heads(self, group: slice) -> "Keys":
+        return Keys(self.whole[group], self.whole_columns[group], self.whole_squared[group], self.keys)
+
+    def gather(self, index: torch.Tensor) -> torch.Tensor:
+        """``[H, ..., d]`` the embeddings of the keys ``index [H, ...]`` of each head: one gather of the whole
+        window's rows (a view of its first keys would be copied first)."""
+        heads, length, width = self.whole.shape
+        offsets = (torch.arange(heads, device=index.device) * length).reshape(-1, *([1] * (index.dim() - 1)))
+        return self.whole.reshape(-1, width).index_select(0, (index + offsets).reshape(-1)).reshape(*index.shape, width)
+
+
+def _keys(x, keys: int) -> Keys:
+    """``x`` (a :class:`Keys`, or embeddings ``[H, L, d]`` / ``[H, 1, L, d]``) on its first ``keys`` keys."""
+    return (x if isinstance(x, Keys) else Keys.of(x)).first(keys)
 
 
 def seen_keys(mask: torch.Tensor) -> int:
@@ -147,7 +197,7 @@ def select(alpha, x, ns, *, mask) -> Selection:
     each ``I_N`` over every key ``[H, C·G, L] @ [H, L, d]``.
     """
     heads, rows, length = alpha.shape
-    x = _heads_x(x, length)
+    keys = _keys(x, length)
     grid = _grid(ns, alpha.device).to(alpha.dtype)
     order = selection_order(alpha, mask[None], max(ns))
     k = order.shape[-1]
@@ -155,13 +205,12 @@ def select(alpha, x, ns, *, mask) -> Selection:
     rank.scatter_(-1, order, torch.arange(k, dtype=alpha.dtype, device=alpha.device).expand(order.shape))
     rank.masked_fill_(~mask, -1.0)
     if 4 * k < length:  # the selected keys' embeddings gathered in the order of selection, [H, C, k, d]
-        offsets = (torch.arange(heads, device=x.device) * length)[:, None, None]
-        picked = x.reshape(-1, x.shape[-1]).index_select(0, (order + offsets).reshape(-1)).reshape(heads, rows, k, -1)
+        picked = keys.gather(order)
         first = (torch.arange(k, dtype=alpha.dtype, device=alpha.device) < grid[:, None]).to(alpha.dtype)  # [G, k]
         sums = torch.matmul(first * alpha.gather(-1, order)[:, :, None, :], picked)  # [H, C, G, d]
     else:  # N up to a large part of L: the weights of each I_N over every key (masked keys weigh 0 already)
         weights = (grid[:, None] - rank[:, :, None, :]).clamp_(0.0, 1.0).mul_(alpha[:, :, None, :])  # [H, C, G, L]
-        sums = torch.matmul(weights.reshape(heads, -1, length), x).reshape(heads, rows, len(ns), -1)
+        sums = torch.matmul(weights.reshape(heads, -1, length), keys.x).reshape(heads, rows, len(ns), -1)
     return Selection(order, rank, sums, grid)
 
 
@@ -169,12 +218,12 @@ def _grid(ns, device) -> torch.Tensor:
     return torch.as_tensor(list(ns), dtype=torch.int64, device=device)
 
 
-def _squared_distances(alpha, x, selection: Selection, own) -> torch.Tensor:
+def _squared_distances(alpha, keys: Keys, selection: Selection, own) -> torch.Tensor:
     """``‖α_i x_i − s_N‖² [H, C, G, L]`` by the expansion ``‖s‖² − 2α_i x_i·s + ‖α_i x_i‖²`` (``own``; rounding may
-    leave it slightly negative), in place on one matrix product per head ``[H, C·G, d] @ [H, d, L]`` (``x``
-    transposed contiguous: MKL's fastest layout)."""
+    leave it slightly negative), in place on one matrix product per head ``[H, C·G, d] @ [H, d, L]`` (the keys'
+    ``columns``: MKL's fastest layout)."""
     heads, rows, grid, _ = selection.sums.shape
-    out = torch.matmul(selection.sums.reshape(heads, rows * grid, -1), x.transpose(-1, -2).contiguous())
+    out = torch.matmul(selection.sums.reshape(heads, rows * grid, -1), keys.columns)
     out = out.reshape(heads, rows, grid, -1)  # [H, C, G, L] x_i·s_N
     ss = selection.sums.square().sum(-1, keepdim=True)  # [H, C, G, 1]
     torch.addcmul(ss, out, alpha[:, :, None, :], value=-2.0, out=out)
@@ -193,16 +242,16 @@ def distance_grid(alpha, x, ns, *, mask, norm: bool = False, selection: Selectio
     """
     ns = tuple(int(n) for n in ns)
     heads, rows, length = alpha.shape
-    x = _heads_x(x, length)
-    selection = select(alpha, x, ns, mask=mask) if selection is None else selection
+    keys = _keys(x, length)
+    selection = select(alpha, keys, ns, mask=mask) if selection is None else selection
     grid, counts = selection.grid, mask.sum(-1)  # [G], [C]
-    own = alpha.square() * (x * x).sum(-1)[:, None, :]  # [H, C, L] ‖α_i x_i‖²
-    distances = _squared_distances(alpha, x, selection, own[:, :, None, :]).clamp_(min=0.0).sqrt_()
+    own = alpha.square() * keys.squared[:, None, :]  # [H, C, L] ‖α_i x_i‖²
+    distances = _squared_distances(alpha, keys, selection, own[:, :, None, :]).clamp_(min=0.0).sqrt_()
     fits = counts[:, None] >= grid  # [C, G]
     nan = torch.tensor(float("nan"), dtype=alpha.dtype, device=alpha.device)
     out = {"distance_sum": torch.where(fits, distances.mul_(selection.outside()).sum(-1), nan)}
     del distances
-    total = torch.matmul(alpha, x)  # [H, C, d] T = Σ_j α_j x_j
+    total = torch.matmul(alpha, keys.x)  # [H, C, d] T = Σ_j α_j x_j
     if norm:
         out["distance_norm"] = torch.where(fits, torch.linalg.vector_norm(total[:, :, None] - 2 * selection.sums,
                                                                            dim=-1), nan)
@@ -211,7 +260,7 @@ def distance_grid(alpha, x, ns, *, mask, norm: bool = False, selection: Selectio
     q = (p / (1 + p)).expand(heads, -1, -1)  # [H, C, G]
     tt = total.square().sum(-1)[:, :, None]  # [H, C, 1]
     coefficients = torch.stack([torch.ones_like(q), -2 * q, q * q * tt], dim=-1)  # [H, C, G, 3]
-    terms = torch.stack([own, alpha * torch.matmul(total, x.transpose(-1, -2)), torch.ones_like(own)], dim=-2)
+    terms = torch.stack([own, alpha * torch.matmul(total, keys.columns), torch.ones_like(own)], dim=-2)
     main = torch.matmul(coefficients, terms).clamp_(min=0.0).sqrt_()  # [H, C, G, L] ‖α_i x_i − q·T‖
     sums = torch.matmul(main, mask.to(alpha.dtype)[None, :, :, None])[..., 0] * (1 + p)  # [H, C, G]
     out["estimate"] = torch.where(fits, (keys_seen - sizes) / keys_seen * sums, nan)
@@ -236,12 +285,12 @@ class FarthestPrefix:
     maxima of a chunk of columns did (three times less per layer).
     """
 
-    def __init__(self, x: torch.Tensor) -> None:
-        self.x = x  # [H, L, d]
-        self.squared = (x * x).sum(-1)  # [H, L]
-        heads, length, _ = x.shape
+    def __init__(self, x) -> None:
+        keys = x if isinstance(x, Keys) else Keys.of(x)  # every key of the window
+        self.x, self.columns, self.squared = keys.whole, keys.whole_columns, keys.whole_squared  # [H, L, d], ...
+        heads, length, _ = self.x.shape
         self.step = max(1, SWEEP_ENTRIES // (heads * length))  # columns of the table made at once
-        self._buffers = [torch.empty((heads, length), dtype=x.dtype, device=x.device) for _ in range(5)]
+        self._buffers = [torch.empty((heads, length), dtype=self.x.dtype, device=self.x.device) for _ in range(5)]
         self._reset()
 
     def _reset(self) -> None:
@@ -287,7 +336,7 @@ class FarthestPrefix:
             start, table = self._chunk
             if table is None or i >= start + table.shape[1]:  # the next columns of the table, [H, S, L]
                 stop = min(i + self.step, self.x.shape[1])
-                table = torch.matmul(self.x[:, i:stop], self.x.transpose(-1, -2)).mul_(-2.0)
+                table = torch.matmul(self.x[:, i:stop], self.columns).mul_(-2.0)
                 start, table = i, table.add_(self.squared[:, i:stop, None])
                 self._chunk = (start, table)
             t = table[:, i - start]  # [H, L] T[j, i] of every key j
@@ -322,15 +371,15 @@ def fixed_bounds(alpha, x, ns, *, centers=("normalised", "max-norm"), mask, pref
     """
     ns = tuple(int(n) for n in ns)
     heads, rows, length = alpha.shape
-    x = _heads_x(x, length)
+    keys = _keys(x, length)
     counts = _prefix_counts(mask)
     if counts is None:
-        return _reference_bounds(alpha, x, ns, centers=centers, mask=mask)
-    selection = select(alpha, x, ns, mask=mask) if selection is None else selection
+        return _reference_bounds(alpha, keys.x, ns, centers=centers, mask=mask)
+    selection = select(alpha, keys, ns, mask=mask) if selection is None else selection
     index, rank, grid = selection.order, selection.rank, selection.grid  # each I_N is a prefix of the order
     k = index.shape[-1]
     fits = counts[:, None] >= grid  # [C, G]
-    prefix = FarthestPrefix(x) if prefix is None else prefix
+    prefix = FarthestPrefix(keys) if prefix is None else prefix
     best, first_at, runner, second_at = prefix.lookup(index, (counts - 1).clamp(min=0))  # each [H, C, k]
     h = torch.arange(heads, device=alpha.device)[:, None, None]
     own = prefix.squared[h, index][:, :, None, :]  # [H, C, 1, k] ‖x_j‖²
@@ -346,7 +395,7 @@ def fixed_bounds(alpha, x, ns, *, centers=("normalised", "max-norm"), mask, pref
     floor = torch.where(clean, own + best, inf).amax(-1, keepdim=True)  # [H, C, G, 1] a lower bound of d_1²
     redo = torch.nonzero(~clean & member & (own + best > floor) & fits[None, :, :, None], as_tuple=True)
     if len(redo[0]):  # pairs whose true value may still be the maximum: their row of the table, on the visible keys
-        far[redo] = _farthest_rows(x, prefix.squared, index, rank, mask, redo, grid)
+        far[redo] = _farthest_rows(keys, index, rank, mask, redo, grid)
     d1 = torch.where(torch.isfinite(far), own + far, 0.0).amax(-1).clamp(min=0.0).sqrt()  # [H, C, G]
     weights = alpha.gather(-1, index)  # [H, C, k] descending
     at = (grid.long() - 1).clamp(max=k - 1)
@@ -364,15 +413,16 @@ def fixed_bounds(alpha, x, ns, *, centers=("normalised", "max-norm"), mask, pref
     return out
 
 
-def _farthest_rows(x, squared, index, rank, mask, pairs, grid) -> torch.Tensor:
+def _farthest_rows(keys: Keys, index, rank, mask, pairs, grid) -> torch.Tensor:
     """``max_{i visible, i ∉ I_N} T[j, i]`` for the ``pairs`` ``(head, row, g, p)``: key ``j = index[head, row, p]``,
     ``N = grid[g]``; one matrix product per head."""
     hh, cc, gg, pp = pairs
+    x, columns, squared = keys.x, keys.columns, keys.squared
     out = torch.empty(len(hh), dtype=x.dtype, device=x.device)
     for head in torch.unique(hh).tolist():
         at = torch.nonzero(hh == head)[:, 0]
-        rows, keys = cc[at], index[head, cc[at], pp[at]]
-        table = squared[head, : x.shape[1]] - 2 * torch.matmul(x[head, keys], x[head].transpose(0, 1))  # [P, L]
+        rows, chosen = cc[at], index[head, cc[at], pp[at]]
+        table = squared[head] - 2 * torch.matmul(x[head, chosen], columns[head])  # [P, L]
         rest = mask[rows] & (rank[head, rows] >= grid[gg[at], None])
         out[at] = torch.where(rest, table, -float("inf")).amax(-1)
     return out
@@ -416,15 +466,16 @@ def separability_block(alpha, x, ns, *, delta, mask) -> dict[str, torch.Tensor]:
     """
     ns = tuple(int(n) for n in ns)
     heads, rows, length = alpha.shape
-    x = _heads_x(x, length)
+    keys = _keys(x, length)
+    x = keys.x
     counts = mask.sum(-1)  # [C]
-    selection = select(alpha, x, ns, mask=mask)
+    selection = select(alpha, keys, ns, mask=mask)
     grid, order, s = selection.grid, selection.order, selection.sums  # [G], [H, C, k], [H, C, G, d]
     triangle = Triangle.of(ns, order.shape[-1], alpha.device, alpha.dtype)
-    own = (alpha.square() * (x * x).sum(-1)[:, None, :])[:, :, None, :]  # [H, C, 1, L] ‖α_i x_i‖²
-    squared = _squared_distances(alpha, x, selection, own)  # [H, C, G, L] ‖s − α_i x_i‖² (the minimum needs no √)
-    keys = order[..., triangle.position]  # [H, C, P] the selected keys of each N
-    inner = squared.reshape(heads, rows, -1).gather(-1, triangle.group * length + keys).clamp_(min=0.0).sqrt_()
+    own = (alpha.square() * keys.squared[:, None, :])[:, :, None, :]  # [H, C, 1, L] ‖α_i x_i‖²
+    squared = _squared_distances(alpha, keys, selection, own)  # [H, C, G, L] ‖s − α_i x_i‖² (the minimum needs no √)
+    chosen = order[..., triangle.position]  # [H, C, P] the selected keys of each N
+    inner = squared.reshape(heads, rows, -1).gather(-1, triangle.group * length + chosen).clamp_(min=0.0).sqrt_()
     inside = (grid[:, None] - selection.rank[:, :, None, :]).clamp_(0.0, 1.0)  # [H, C, G, L] 1 in I_N or masked
     r, closest = squared.addcmul_(inside, torch.tensor(FAR, dtype=alpha.dtype)).min(-1)  # [H, C, G]
     del squared, inside
@@ -437,7 +488,7 @@ def separability_block(alpha, x, ns, *, delta, mask) -> dict[str, torch.Tensor]:
     near = ((inner - r[..., triangle.group]).abs() <= slack) & finite[..., triangle.group]
     hs, cs, ps = torch.nonzero(near, as_tuple=True)
     if len(hs):
-        at = keys[hs, cs, ps]
+        at = chosen[hs, cs, ps]
         difference = s[hs, cs, triangle.group[ps]] - alpha[hs, cs, at, None] * x[hs, at]
         inner[hs, cs, ps] = torch.linalg.vector_norm(difference, dim=-1)
     usable = finite & (r > 0) & (counts[:, None] >= grid + 1)

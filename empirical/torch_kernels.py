@@ -183,9 +183,21 @@ class Selection:
     grid: torch.Tensor
 
     def outside(self) -> torch.Tensor:
-        """``[H, C, G, L]`` 1.0 where the key is visible and outside ``I_N``, else 0.0 (``rank ≥ N`` by arithmetic on
-        the integer-valued ranks: a float mask, cheaper than a boolean one to make and to multiply by)."""
-        return (self.rank[:, :, None, :] - (self.grid - 1)[:, None]).clamp_(0.0, 1.0)
+        """``[H, C, G, L]`` 1.0 where the key is visible and outside ``I_N`` (``rank ≥ N``), else 0.0."""
+        return _ranks_against(torch.ge, self.rank, self.grid)
+
+    def inside(self) -> torch.Tensor:
+        """``[H, C, G, L]`` 1.0 where the key is in ``I_N`` or masked (``rank < N``), else 0.0."""
+        return _ranks_against(torch.lt, self.rank, self.grid)
+
+
+def _ranks_against(compare, rank: torch.Tensor, grid: torch.Tensor) -> torch.Tensor:
+    """``compare(rank [H, C, L], N)`` at every ``N`` of ``grid [G]``, ``[H, C, G, L]`` as 0.0/1.0 written straight into
+    a float tensor: one pass (a boolean mask costs another to convert, and multiplying by it, or a ``where``, costs
+    several times a float product on this CPU)."""
+    heads, rows, length = rank.shape
+    out = torch.empty((heads, rows, len(grid), length), dtype=rank.dtype, device=rank.device)
+    return compare(rank[:, :, None, :], grid[:, None], out=out)
 
 
 def select(alpha, x, ns, *, mask) -> Selection:
@@ -209,7 +221,7 @@ def select(alpha, x, ns, *, mask) -> Selection:
         first = (torch.arange(k, dtype=alpha.dtype, device=alpha.device) < grid[:, None]).to(alpha.dtype)  # [G, k]
         sums = torch.matmul(first * alpha.gather(-1, order)[:, :, None, :], picked)  # [H, C, G, d]
     else:  # N up to a large part of L: the weights of each I_N over every key (masked keys weigh 0 already)
-        weights = (grid[:, None] - rank[:, :, None, :]).clamp_(0.0, 1.0).mul_(alpha[:, :, None, :])  # [H, C, G, L]
+        weights = _ranks_against(torch.lt, rank, grid).mul_(alpha[:, :, None, :])  # [H, C, G, L] (masked: α = 0)
         sums = torch.matmul(weights.reshape(heads, -1, length), keys.x).reshape(heads, rows, len(ns), -1)
     return Selection(order, rank, sums, grid)
 
@@ -249,7 +261,7 @@ def distance_grid(alpha, x, ns, *, mask, norm: bool = False, selection: Selectio
     distances = _squared_distances(alpha, keys, selection, own[:, :, None, :]).clamp_(min=0.0).sqrt_()
     fits = counts[:, None] >= grid  # [C, G]
     nan = torch.tensor(float("nan"), dtype=alpha.dtype, device=alpha.device)
-    out = {"distance_sum": torch.where(fits, distances.mul_(selection.outside()).sum(-1), nan)}
+    out = {"distance_sum": torch.where(fits, torch.linalg.vecdot(distances, selection.outside()), nan)}
     del distances
     total = torch.matmul(alpha, keys.x)  # [H, C, d] T = Σ_j α_j x_j
     if norm:
@@ -476,7 +488,7 @@ def separability_block(alpha, x, ns, *, delta, mask) -> dict[str, torch.Tensor]:
     squared = _squared_distances(alpha, keys, selection, own)  # [H, C, G, L] ‖s − α_i x_i‖² (the minimum needs no √)
     chosen = order[..., triangle.position]  # [H, C, P] the selected keys of each N
     inner = squared.reshape(heads, rows, -1).gather(-1, triangle.group * length + chosen).clamp_(min=0.0).sqrt_()
-    inside = (grid[:, None] - selection.rank[:, :, None, :]).clamp_(0.0, 1.0)  # [H, C, G, L] 1 in I_N or masked
+    inside = selection.inside()  # [H, C, G, L] 1 in I_N or masked
     r, closest = squared.addcmul_(inside, torch.tensor(FAR, dtype=alpha.dtype)).min(-1)  # [H, C, G]
     del squared, inside
     finite = r < FAR / 2

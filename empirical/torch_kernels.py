@@ -249,8 +249,9 @@ def distance_grid(alpha, x, ns, *, mask, norm: bool = False, selection: Selectio
 
     ``selection`` (:func:`select`) may be shared with :func:`fixed_bounds`. The norm reading is ``‖T − 2s_N‖``
     (``T = Σ_j α_j x_j``: the keys outside ``I_N`` sum to ``T − s_N``), the random main sum
-    ``(1 + p)·Σ_i ‖α_i x_i − q·T‖`` with ``q = p/(1 + p)``: each ``√`` argument of every ``N`` is one matrix product
-    ``[1, −2q, q²‖T‖²]·[‖α_i x_i‖², α_i x_i·T, 1]``.
+    ``(1 + p)·Σ_i ‖α_i x_i − q·T‖`` with ``q = p/(1 + p)``: each ``√`` argument of every ``N`` is
+    ``‖α_i x_i‖² − 2q·α_i x_i·T + q²‖T‖²`` (two passes over ``[H, C, G, L]``: a product with three inner terms,
+    ``[H, C, G, 3] @ [H, C, 3, L]``, ran at a tenth of MKL's rate).
     """
     ns = tuple(int(n) for n in ns)
     heads, rows, length = alpha.shape
@@ -271,9 +272,9 @@ def distance_grid(alpha, x, ns, *, mask, norm: bool = False, selection: Selectio
     p = torch.where(keys_seen > 1, sizes / (keys_seen - 1).clamp(min=1), 0.0)  # [C, G]
     q = (p / (1 + p)).expand(heads, -1, -1)  # [H, C, G]
     tt = total.square().sum(-1)[:, :, None]  # [H, C, 1]
-    coefficients = torch.stack([torch.ones_like(q), -2 * q, q * q * tt], dim=-1)  # [H, C, G, 3]
-    terms = torch.stack([own, alpha * torch.matmul(total, keys.columns), torch.ones_like(own)], dim=-2)
-    main = torch.matmul(coefficients, terms).clamp_(min=0.0).sqrt_()  # [H, C, G, L] ‖α_i x_i − q·T‖
+    cross = alpha * torch.matmul(total, keys.columns)  # [H, C, L] α_i x_i·T
+    main = torch.addcmul(own[:, :, None, :], (-2 * q)[..., None], cross[:, :, None, :])  # [H, C, G, L]
+    main.add_((q * q * tt)[..., None]).clamp_(min=0.0).sqrt_()  # ‖α_i x_i − q·T‖
     sums = torch.matmul(main, mask.to(alpha.dtype)[None, :, :, None])[..., 0] * (1 + p)  # [H, C, G]
     out["estimate"] = torch.where(fits, (keys_seen - sizes) / keys_seen * sums, nan)
     return out

@@ -48,8 +48,9 @@ NEWTON_STEPS = 64
 float64 in 53)."""
 SPECTRAL_TOLERANCE = 4 * torch.finfo(torch.float64).eps
 """Relative step (or bracket width) at which a row's spectral norm stops, as in :mod:`theorems.maths.secular`."""
-SWEEP_ENTRIES = 1 << 21
-"""Entries of one chunk of columns of :class:`FarthestPrefix`'s table (16 MiB of float64), made by one product."""
+SWEEP_ENTRIES = 1 << 19
+"""Entries of one chunk of columns of :class:`FarthestPrefix`'s table (4 MiB of float64: the fastest of 2^17 to 2^21 on one
+GPT-2 layer), made by one product."""
 BRACKET_SLACK = 16 * torch.finfo(torch.float64).eps
 """Relative widening of :func:`largest_eigenvalue`'s bracket ``[m, 2m]``: more than the rounding of ``m``."""
 
@@ -303,7 +304,8 @@ class FarthestPrefix:
         self.x, self.columns, self.squared = keys.whole, keys.whole_columns, keys.whole_squared  # [H, L, d], ...
         heads, length, _ = self.x.shape
         self.step = max(1, SWEEP_ENTRIES // (heads * length))  # columns of the table made at once
-        self._buffers = [torch.empty((heads, length), dtype=self.x.dtype, device=self.x.device) for _ in range(5)]
+        self._buffers = [torch.empty((heads, length), dtype=self.x.dtype, device=self.x.device) for _ in range(4)]
+        self._positions = torch.arange(length, dtype=self.x.dtype, device=self.x.device)[:, None, None]  # [L, 1, 1]
         self._reset()
 
     def _reset(self) -> None:
@@ -325,18 +327,21 @@ class FarthestPrefix:
             self._reset()
         heads, length, _ = self.x.shape
         flat = (index + (torch.arange(heads, device=index.device) * length)[:, None, None]).transpose(0, 1)  # [C, H, n]
+        flat = flat.reshape(len(wanted), -1)  # [C, H·n] each row's keys in the flattened state
         state = self.state.reshape(4, -1)
         order = sorted(range(len(wanted)), key=wanted.__getitem__)
-        values, at = [], 0
+        out, at = torch.empty((len(wanted), 4, flat.shape[1]), dtype=state.dtype, device=state.device), 0
         while at < len(order):  # the rows of one column at a time, in column order
             column, stop = wanted[order[at]], at + 1
             while stop < len(order) and wanted[order[stop]] == column:
                 stop += 1
             self._sweep_to(column)
-            rows = order[at:stop]
-            values.append(state[:, flat[rows].reshape(-1)].reshape(4, len(rows), heads, -1))
+            if stop == at + 1:  # one row (a causal block's rows each have their own column): one gather, in place
+                torch.index_select(state, 1, flat[order[at]], out=out[at])
+            else:
+                out[at:stop] = state[:, flat[order[at:stop]]].transpose(0, 1)
             at = stop
-        out = torch.cat(values, dim=1).transpose(1, 2)  # [4, H, C, n] in column order
+        out = out.reshape(len(wanted), 4, heads, -1).permute(1, 2, 0, 3)  # [4, H, C, n] in column order
         if order != list(range(len(order))):
             out = out[:, :, torch.as_tensor(order, device=out.device).argsort()]
         return out[0], out[1].long(), out[2], out[3].long()
@@ -344,7 +349,7 @@ class FarthestPrefix:
     def _sweep_to(self, column: int) -> None:
         """Absorb the columns ``done ... column`` into the running top-2 (nothing when they are)."""
         first, first_at, second, second_at = self.state
-        below, demoted, owner, kept, here = self._buffers
+        below, demoted, owner, kept = self._buffers
         for i in range(self.done, column + 1):
             start, table = self._chunk
             if table is None or i >= start + table.shape[1]:  # the next columns of the table, [H, S, L]
@@ -353,7 +358,7 @@ class FarthestPrefix:
                 start, table = i, table.add_(self.squared[:, i:stop, None])
                 self._chunk = (start, table)
             t = table[:, i - start]  # [H, L] T[j, i] of every key j
-            here.fill_(float(i))
+            here = self._positions[i]  # [1, 1]: i, broadcast
             torch.lt(t, first, out=below)  # 1.0 where column i stays below the running maximum
             torch.lerp(first_at, here, below, out=owner)  # whose value is demoted: i's, else the maximum's so far
             torch.minimum(first, t, out=demoted)

@@ -670,13 +670,15 @@ def largest_eigenvalue(alpha, *, top, second, tail, diagonal) -> torch.Tensor:
     guess = _three_pole_root(a1, a2, p, mu)
     lam = torch.where((guess > low) & (guess < high), guess, middle)  # strictly inside: never on a pole
     rows = flat[active].div_(scale[:, None])
+    live = torch.ones(len(active), dtype=torch.bool, device=out.device)  # rows whose root is not yet written
     for _ in range(NEWTON_STEPS):
         if not len(active):
             break
         inverse = torch.sub(rows, lam[:, None]).reciprocal_()  # [A, L] 1/(α_k − λ): the one division per key
         ratio = rows * inverse
         f = ratio.sum(-1)
-        slope = torch.linalg.vecdot(ratio, inverse)  # f′(λ) = Σ α_k/(α_k − λ)²
+        slope = ratio.mul_(inverse).sum(-1)  # f′(λ) = Σ α_k/(α_k − λ)²
+        del inverse, ratio
         u = (a1 - lam) * (lam - a2)  # F = u·f, F′ = u′·f + u·f′
         step = lam - u * f / ((a1 + a2 - 2 * lam) * f + u * slope)
         right = ~(f >= 0)  # the root lies right of λ (also when λ hits a weight: nan/inf)
@@ -685,16 +687,19 @@ def largest_eigenvalue(alpha, *, top, second, tail, diagonal) -> torch.Tensor:
         inside = torch.isfinite(step) & (step > low) & (step < high)
         new = torch.where(inside, step, middle)
         near = (step >= low) & (step <= high) & ((step - lam).abs() <= SPECTRAL_TOLERANCE * lam)
-        done = near | (high - low <= SPECTRAL_TOLERANCE * high) | (f == 0)
-        if bool(done.any()):
+        done = (near | (high - low <= SPECTRAL_TOLERANCE * high) | (f == 0)) & live
+        finished = bool(done.any())
+        if finished:
             value = torch.where(f == 0, lam, torch.where(inside, step, lam).clamp(low, high))
             out[active[done]] = value[done] * scale[done]
-            keep = ~done
-            active, lam, low, high, rows, a1, a2, scale = (
-                v[keep] for v in (active, new, low, high, rows, a1, a2, scale))
-        else:
-            lam = new
-    out[active] = lam * scale
+            live &= ~done
+        lam = new
+        # the finished rows leave the working set once they are a quarter of it: copying the [A, L] weights costs
+        # about a sixth of a step, so a few finished rows are cheaper to carry along (their roots are written)
+        if finished and 4 * (len(live) - int(live.sum())) >= len(live):
+            active, lam, low, high, rows, a1, a2, scale, live = (
+                v[live] for v in (active, lam, low, high, rows, a1, a2, scale, live))
+    out[active[live]] = lam[live] * scale[live]
     return out.reshape(top.shape)
 
 

@@ -101,7 +101,7 @@ class _LayerTable:
             return self._tables[group][1]
 
     def build(self, rows: Rows):
-        return (torch_kernels.FarthestPrefix(rows.x[:, 0]) if torch.is_tensor(rows.x)
+        return (torch_kernels.FarthestPrefix(rows.keys) if torch.is_tensor(rows.x)
                 else kernels.farthest_table(rows.x))  # running top-2 / [H, L, L] x 5
 
     def __getstate__(self) -> dict:
@@ -149,16 +149,16 @@ def _distance_rows(ns, quantities=DISTANCE_QUANTITIES):
 def _distance_tensors(rows: Rows, ns, quantities, table: _LayerTable) -> dict:
     """:func:`_distance_rows`' function on the torch backend: every ``N`` at once, one selection order shared by the
     grid and the bounds (``[H, C]`` tensors keyed ``name@N``, NaN where a row sees fewer than ``N`` keys)."""
-    selection = torch_kernels.select(rows.alpha, rows.x[:, 0], ns, mask=rows.mask)
+    selection = torch_kernels.select(rows.alpha, rows.keys, ns, mask=rows.mask)
     grid_quantities = [name for name in quantities if name in GRID_QUANTITIES]
     centers = [name.removeprefix("bound_") for name in quantities if name.startswith("bound_")]
     out = {}
     if grid_quantities:
-        grid = torch_kernels.distance_grid(rows.alpha, rows.x, ns, mask=rows.mask, norm="distance_norm" in quantities,
+        grid = torch_kernels.distance_grid(rows.alpha, rows.keys, ns, mask=rows.mask, norm="distance_norm" in quantities,
                                            selection=selection)
         out |= {f"{name}@{n}": grid[name][..., k] for name in grid_quantities for k, n in enumerate(ns)}
     if centers:
-        bounds = torch_kernels.fixed_bounds(rows.alpha, rows.x, ns, centers=centers, mask=rows.mask, prefix=table(rows),
+        bounds = torch_kernels.fixed_bounds(rows.alpha, rows.keys, ns, centers=centers, mask=rows.mask, prefix=table(rows),
                                             selection=selection)
         out |= {f"bound_{center}@{n}": bounds[center][..., k] for center in centers for k, n in enumerate(ns)}
     return {f"{name}@{n}": out[f"{name}@{n}"] for n in ns for name in quantities}  # the order of results.json
@@ -301,8 +301,9 @@ def critical_grid(length: int, *, steps_per_octave: int = CRITICAL_STEPS_PER_OCT
 def _grid_rows(grid):
     """The row function of Algorithm 3: ``d̃`` and the estimate at every ``N`` of ``grid`` (``[H, C, G]`` each)."""
     def function(rows: Rows) -> dict:
-        kernel = torch_kernels if torch.is_tensor(rows.alpha) else kernels
-        return kernel.distance_grid(rows.alpha, rows.x, grid, mask=rows.mask)
+        if torch.is_tensor(rows.alpha):
+            return torch_kernels.distance_grid(rows.alpha, rows.keys, grid, mask=rows.mask)
+        return kernels.distance_grid(rows.alpha, rows.x, grid, mask=rows.mask)
     return function
 
 
@@ -429,7 +430,7 @@ SEPARABILITY_QUANTITIES = ("radius", "fraction", "lower", "upper_2M2", "upper_16
 def _separability_tensors(rows: Rows, ns, d: np.ndarray, outside: np.ndarray) -> dict:
     """:func:`_separability_rows`' function on the torch backend: every ``N`` of the grid at once."""
     device = rows.alpha.device
-    quantities = torch_kernels.separability_block(rows.alpha, rows.x, ns, mask=rows.mask,
+    quantities = torch_kernels.separability_block(rows.alpha, rows.keys, ns, mask=rows.mask,
                                                   delta=torch.from_numpy(np.where(d > 0, d, 1.0)).to(device))
     gate = torch.from_numpy(outside).to(device)  # [H, 1]
     return {f"{key}@{n}": quantities[key][..., k] * gate if key in ("lower", "upper_2M2", "upper_16M2")

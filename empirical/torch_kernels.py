@@ -48,15 +48,66 @@ NEWTON_STEPS = 64
 float64 in 53)."""
 SPECTRAL_TOLERANCE = 4 * torch.finfo(torch.float64).eps
 """Relative step (or bracket width) at which a row's spectral norm stops, as in :mod:`theorems.maths.secular`."""
-SWEEP_ENTRIES = 1 << 21
-"""Entries of one chunk of columns of :class:`FarthestPrefix`'s table (16 MiB of float64)."""
+SWEEP_ENTRIES = 1 << 19
+"""Entries of one chunk of columns of :class:`FarthestPrefix`'s table (4 MiB of float64: the fastest of 2^17 to 2^21 on one
+GPT-2 layer), made by one product."""
 BRACKET_SLACK = 16 * torch.finfo(torch.float64).eps
 """Relative widening of :func:`largest_eigenvalue`'s bracket ``[m, 2m]``: more than the rounding of ``m``."""
 
 
-def _heads_x(x: torch.Tensor, keys: int) -> torch.Tensor:
-    """``x`` as ``[H, L, d]`` on the first ``keys`` keys (``[H, 1, L, d]`` accepted, as the numpy kernels take it)."""
-    return x.reshape(x.shape[0], *x.shape[-2:])[:, :keys]
+@dataclasses.dataclass(frozen=True)
+class Keys:
+    """The embeddings ``whole [H, L, d]`` of one (window, layer) with what every block of rows reads of them, made once
+    per (window, layer) (:meth:`of`) instead of once per block: ``whole_columns [H, d, L]`` (transposed, contiguous:
+    MKL's fastest layout for the products ``[.., d] @ [d, L]``) and ``whole_squared [H, L]`` (``‖x_j‖²``); a block
+    reads its first ``keys`` keys (a causal block's prefix: :meth:`first`) as views, and a group of heads
+    (:meth:`heads`) is a view too.
+
+    >>> keys = Keys.of(torch.ones(2, 5, 3, dtype=torch.float64)).first(4)
+    >>> tuple(keys.x.shape), tuple(keys.columns.shape), keys.squared[0].tolist()
+    ((2, 4, 3), (2, 3, 4), [3.0, 3.0, 3.0, 3.0])
+    """
+
+    whole: torch.Tensor
+    whole_columns: torch.Tensor
+    whole_squared: torch.Tensor
+    keys: int
+
+    @classmethod
+    def of(cls, x: torch.Tensor) -> "Keys":
+        """The keys of ``x [H, L, d]`` (``[H, 1, L, d]`` accepted, as the numpy kernels take it)."""
+        x = x.reshape(x.shape[0], *x.shape[-2:]).contiguous()
+        return cls(x, x.transpose(-1, -2).contiguous(), (x * x).sum(-1), x.shape[1])
+
+    @property
+    def x(self) -> torch.Tensor:
+        return self.whole[:, :self.keys]  # [H, L', d]
+
+    @property
+    def columns(self) -> torch.Tensor:
+        return self.whole_columns[..., :self.keys]  # [H, d, L']
+
+    @property
+    def squared(self) -> torch.Tensor:
+        return self.whole_squared[:, :self.keys]  # [H, L']
+
+    def first(self, keys: int) -> "Keys":
+        return dataclasses.replace(self, keys=min(int(keys), self.whole.shape[1]))
+
+    def heads(self, group: slice) -> "Keys":
+        return Keys(self.whole[group], self.whole_columns[group], self.whole_squared[group], self.keys)
+
+    def gather(self, index: torch.Tensor) -> torch.Tensor:
+        """``[H, ..., d]`` the embeddings of the keys ``index [H, ...]`` of each head: one gather of the whole
+        window's rows (a view of its first keys would be copied first)."""
+        heads, length, width = self.whole.shape
+        offsets = (torch.arange(heads, device=index.device) * length).reshape(-1, *([1] * (index.dim() - 1)))
+        return self.whole.reshape(-1, width).index_select(0, (index + offsets).reshape(-1)).reshape(*index.shape, width)
+
+
+def _keys(x, keys: int) -> Keys:
+    """``x`` (a :class:`Keys`, or embeddings ``[H, L, d]`` / ``[H, 1, L, d]``) on its first ``keys`` keys."""
+    return (x if isinstance(x, Keys) else Keys.of(x)).first(keys)
 
 
 def seen_keys(mask: torch.Tensor) -> int:
@@ -133,9 +184,21 @@ class Selection:
     grid: torch.Tensor
 
     def outside(self) -> torch.Tensor:
-        """``[H, C, G, L]`` 1.0 where the key is visible and outside ``I_N``, else 0.0 (``rank ≥ N`` by arithmetic on
-        the integer-valued ranks: a float mask, cheaper than a boolean one to make and to multiply by)."""
-        return (self.rank[:, :, None, :] - (self.grid - 1)[:, None]).clamp_(0.0, 1.0)
+        """``[H, C, G, L]`` 1.0 where the key is visible and outside ``I_N`` (``rank ≥ N``), else 0.0."""
+        return _ranks_against(torch.ge, self.rank, self.grid)
+
+    def inside(self) -> torch.Tensor:
+        """``[H, C, G, L]`` 1.0 where the key is in ``I_N`` or masked (``rank < N``), else 0.0."""
+        return _ranks_against(torch.lt, self.rank, self.grid)
+
+
+def _ranks_against(compare, rank: torch.Tensor, grid: torch.Tensor) -> torch.Tensor:
+    """``compare(rank [H, C, L], N)`` at every ``N`` of ``grid [G]``, ``[H, C, G, L]`` as 0.0/1.0 written straight into
+    a float tensor: one pass (a boolean mask costs another to convert, and multiplying by it, or a ``where``, costs
+    several times a float product on this CPU)."""
+    heads, rows, length = rank.shape
+    out = torch.empty((heads, rows, len(grid), length), dtype=rank.dtype, device=rank.device)
+    return compare(rank[:, :, None, :], grid[:, None], out=out)
 
 
 def select(alpha, x, ns, *, mask) -> Selection:
@@ -147,7 +210,7 @@ def select(alpha, x, ns, *, mask) -> Selection:
     each ``I_N`` over every key ``[H, C·G, L] @ [H, L, d]``.
     """
     heads, rows, length = alpha.shape
-    x = _heads_x(x, length)
+    keys = _keys(x, length)
     grid = _grid(ns, alpha.device).to(alpha.dtype)
     order = selection_order(alpha, mask[None], max(ns))
     k = order.shape[-1]
@@ -155,13 +218,12 @@ def select(alpha, x, ns, *, mask) -> Selection:
     rank.scatter_(-1, order, torch.arange(k, dtype=alpha.dtype, device=alpha.device).expand(order.shape))
     rank.masked_fill_(~mask, -1.0)
     if 4 * k < length:  # the selected keys' embeddings gathered in the order of selection, [H, C, k, d]
-        offsets = (torch.arange(heads, device=x.device) * length)[:, None, None]
-        picked = x.reshape(-1, x.shape[-1]).index_select(0, (order + offsets).reshape(-1)).reshape(heads, rows, k, -1)
+        picked = keys.gather(order)
         first = (torch.arange(k, dtype=alpha.dtype, device=alpha.device) < grid[:, None]).to(alpha.dtype)  # [G, k]
         sums = torch.matmul(first * alpha.gather(-1, order)[:, :, None, :], picked)  # [H, C, G, d]
     else:  # N up to a large part of L: the weights of each I_N over every key (masked keys weigh 0 already)
-        weights = (grid[:, None] - rank[:, :, None, :]).clamp_(0.0, 1.0).mul_(alpha[:, :, None, :])  # [H, C, G, L]
-        sums = torch.matmul(weights.reshape(heads, -1, length), x).reshape(heads, rows, len(ns), -1)
+        weights = _ranks_against(torch.lt, rank, grid).mul_(alpha[:, :, None, :])  # [H, C, G, L] (masked: α = 0)
+        sums = torch.matmul(weights.reshape(heads, -1, length), keys.x).reshape(heads, rows, len(ns), -1)
     return Selection(order, rank, sums, grid)
 
 
@@ -169,12 +231,12 @@ def _grid(ns, device) -> torch.Tensor:
     return torch.as_tensor(list(ns), dtype=torch.int64, device=device)
 
 
-def _squared_distances(alpha, x, selection: Selection, own) -> torch.Tensor:
+def _squared_distances(alpha, keys: Keys, selection: Selection, own) -> torch.Tensor:
     """``‖α_i x_i − s_N‖² [H, C, G, L]`` by the expansion ``‖s‖² − 2α_i x_i·s + ‖α_i x_i‖²`` (``own``; rounding may
-    leave it slightly negative), in place on one matrix product per head ``[H, C·G, d] @ [H, d, L]`` (``x``
-    transposed contiguous: MKL's fastest layout)."""
+    leave it slightly negative), in place on one matrix product per head ``[H, C·G, d] @ [H, d, L]`` (the keys'
+    ``columns``: MKL's fastest layout)."""
     heads, rows, grid, _ = selection.sums.shape
-    out = torch.matmul(selection.sums.reshape(heads, rows * grid, -1), x.transpose(-1, -2).contiguous())
+    out = torch.matmul(selection.sums.reshape(heads, rows * grid, -1), keys.columns)
     out = out.reshape(heads, rows, grid, -1)  # [H, C, G, L] x_i·s_N
     ss = selection.sums.square().sum(-1, keepdim=True)  # [H, C, G, 1]
     torch.addcmul(ss, out, alpha[:, :, None, :], value=-2.0, out=out)
@@ -188,21 +250,22 @@ def distance_grid(alpha, x, ns, *, mask, norm: bool = False, selection: Selectio
 
     ``selection`` (:func:`select`) may be shared with :func:`fixed_bounds`. The norm reading is ``‖T − 2s_N‖``
     (``T = Σ_j α_j x_j``: the keys outside ``I_N`` sum to ``T − s_N``), the random main sum
-    ``(1 + p)·Σ_i ‖α_i x_i − q·T‖`` with ``q = p/(1 + p)``: each ``√`` argument of every ``N`` is one matrix product
-    ``[1, −2q, q²‖T‖²]·[‖α_i x_i‖², α_i x_i·T, 1]``.
+    ``(1 + p)·Σ_i ‖α_i x_i − q·T‖`` with ``q = p/(1 + p)``: each ``√`` argument of every ``N`` is
+    ``‖α_i x_i‖² − 2q·α_i x_i·T + q²‖T‖²`` (two passes over ``[H, C, G, L]``: a product with three inner terms,
+    ``[H, C, G, 3] @ [H, C, 3, L]``, ran at a tenth of MKL's rate).
     """
     ns = tuple(int(n) for n in ns)
     heads, rows, length = alpha.shape
-    x = _heads_x(x, length)
-    selection = select(alpha, x, ns, mask=mask) if selection is None else selection
+    keys = _keys(x, length)
+    selection = select(alpha, keys, ns, mask=mask) if selection is None else selection
     grid, counts = selection.grid, mask.sum(-1)  # [G], [C]
-    own = alpha.square() * (x * x).sum(-1)[:, None, :]  # [H, C, L] ‖α_i x_i‖²
-    distances = _squared_distances(alpha, x, selection, own[:, :, None, :]).clamp_(min=0.0).sqrt_()
+    own = alpha.square() * keys.squared[:, None, :]  # [H, C, L] ‖α_i x_i‖²
+    distances = _squared_distances(alpha, keys, selection, own[:, :, None, :]).clamp_(min=0.0).sqrt_()
     fits = counts[:, None] >= grid  # [C, G]
     nan = torch.tensor(float("nan"), dtype=alpha.dtype, device=alpha.device)
-    out = {"distance_sum": torch.where(fits, distances.mul_(selection.outside()).sum(-1), nan)}
+    out = {"distance_sum": torch.where(fits, torch.linalg.vecdot(distances, selection.outside()), nan)}
     del distances
-    total = torch.matmul(alpha, x)  # [H, C, d] T = Σ_j α_j x_j
+    total = torch.matmul(alpha, keys.x)  # [H, C, d] T = Σ_j α_j x_j
     if norm:
         out["distance_norm"] = torch.where(fits, torch.linalg.vector_norm(total[:, :, None] - 2 * selection.sums,
                                                                            dim=-1), nan)
@@ -210,9 +273,9 @@ def distance_grid(alpha, x, ns, *, mask, norm: bool = False, selection: Selectio
     p = torch.where(keys_seen > 1, sizes / (keys_seen - 1).clamp(min=1), 0.0)  # [C, G]
     q = (p / (1 + p)).expand(heads, -1, -1)  # [H, C, G]
     tt = total.square().sum(-1)[:, :, None]  # [H, C, 1]
-    coefficients = torch.stack([torch.ones_like(q), -2 * q, q * q * tt], dim=-1)  # [H, C, G, 3]
-    terms = torch.stack([own, alpha * torch.matmul(total, x.transpose(-1, -2)), torch.ones_like(own)], dim=-2)
-    main = torch.matmul(coefficients, terms).clamp_(min=0.0).sqrt_()  # [H, C, G, L] ‖α_i x_i − q·T‖
+    cross = alpha * torch.matmul(total, keys.columns)  # [H, C, L] α_i x_i·T
+    main = torch.addcmul(own[:, :, None, :], (-2 * q)[..., None], cross[:, :, None, :])  # [H, C, G, L]
+    main.add_((q * q * tt)[..., None]).clamp_(min=0.0).sqrt_()  # ‖α_i x_i − q·T‖
     sums = torch.matmul(main, mask.to(alpha.dtype)[None, :, :, None])[..., 0] * (1 + p)  # [H, C, G]
     out["estimate"] = torch.where(fits, (keys_seen - sizes) / keys_seen * sums, nan)
     return out
@@ -224,73 +287,87 @@ def distance_grid(alpha, x, ns, *, mask, norm: bool = False, selection: Selectio
 
 class FarthestPrefix:
     """Per head and key ``j``, the two largest ``T[j, i] = ‖x_i‖² − 2 x_j·x_i`` over ``i ≤ t`` and where they are,
-    read at the keys and columns asked (:meth:`lookup`) while the columns are swept in order, a chunk at a time,
-    carrying the running top-2 from one chunk (and one block of rows) to the next: no ``[H, L, L]`` table is held
-    (``x [H, L, d]``, every key of the window).
+    read at the keys and columns asked (:meth:`lookup`) while the columns are swept in order, one column at a time,
+    carrying the running top-2 of every key from one column (and one block of rows) to the next: no ``[H, L, L]``
+    table is held (``x [H, L, d]``, every key of the window; the table's columns are made a chunk at a time).
 
     The arithmetic and the rules for ties are :func:`empirical.kernels.farthest_table`'s: the first maximum is the
-    last ``i`` that reaches it, the runner-up ``M2[t] = max_{s ≤ t} min(M1[s − 1], T[s])``.
+    last ``i`` that reaches it, the runner-up ``M2[t] = max_{s ≤ t} min(M1[s − 1], T[s])``. The state is one float64
+    tensor ``[4, H, L]`` (first, where, second, where: positions are exact in float64) updated by arithmetic only
+    (``lerp`` by a 0/1 weight selects exactly): a boolean ``where`` or ``masked_fill`` on ``[H, L]`` costs ten times
+    an arithmetic operation on this CPU, and a column's ten operations on ``[H, L]`` cost less than the running
+    maxima of a chunk of columns did (three times less per layer).
     """
 
-    def __init__(self, x: torch.Tensor) -> None:
-        self.x = x  # [H, L, d]
-        self.squared = (x * x).sum(-1)  # [H, L]
+    def __init__(self, x) -> None:
+        keys = x if isinstance(x, Keys) else Keys.of(x)  # every key of the window
+        self.x, self.columns, self.squared = keys.whole, keys.whole_columns, keys.whole_squared  # [H, L, d], ...
+        heads, length, _ = self.x.shape
+        self.step = max(1, SWEEP_ENTRIES // (heads * length))  # columns of the table made at once
+        self._buffers = [torch.empty((heads, length), dtype=self.x.dtype, device=self.x.device) for _ in range(4)]
+        self._positions = torch.arange(length, dtype=self.x.dtype, device=self.x.device)[:, None, None]  # [L, 1, 1]
         self._reset()
 
     def _reset(self) -> None:
         heads, length, _ = self.x.shape
         self.done = 0  # columns absorbed
-        inf = torch.full((heads, length), -float("inf"), dtype=self.x.dtype, device=self.x.device)
-        zero = torch.zeros((heads, length), dtype=torch.int64, device=self.x.device)
-        self.state = (inf, zero, inf.clone(), zero.clone())  # first, first_at, second, second_at after `done` columns
+        self.state = torch.zeros((4, heads, length), dtype=self.x.dtype, device=self.x.device)
+        self.state[0::2] = -float("inf")  # first, first_at, second, second_at after `done` columns
+        self._chunk = (0, None)  # (first column, [H, S, L] the table's columns start ... start + S − 1)
 
     def lookup(self, index: torch.Tensor, columns: torch.Tensor) -> tuple[torch.Tensor, ...]:
         """``(first, first_at, second, second_at)`` ``[H, C, n]`` of the keys ``index [H, C, n]`` of each row ``c`` at
         its column ``columns [C]`` (the last key the row sees).
 
-        Columns before the sweep's position restart it; the columns between are swept in chunks of at most
-        :data:`SWEEP_ENTRIES` table entries (a block whose rows all see every key, an encoder's, sweeps the window
-        once and reads the last column).
+        Columns before the sweep's position restart it; each row is read when the sweep reaches its column (a
+        block whose rows all see every key, an encoder's, sweeps the window once and reads the last column).
         """
-        if int(columns.min()) < self.done - 1:  # the sweep is past a column asked for: start again
+        wanted = columns.tolist()
+        if min(wanted) < self.done - 1:  # the sweep is past a column asked for: start again
             self._reset()
         heads, length, _ = self.x.shape
-        h = torch.arange(heads, device=index.device)[:, None, None]
-        out = [part[h, index] for part in self.state]  # right for the rows at the column the state describes
-        high = int(columns.max())
-        step = max(1, SWEEP_ENTRIES // (heads * length))
-        for start in range(self.done, high + 1, step):
-            stop = min(start + step, high + 1)
-            table = self.squared[:, None, start:stop] - 2 * torch.matmul(self.x, self.x[:, start:stop].transpose(-1, -2))
-            swept = self._sweep(table, start)  # each [H, L, S]
-            self.state = tuple(part[..., -1].contiguous() for part in swept)
-            self.done = stop
-            rows = torch.nonzero((columns >= start) & (columns < stop))[:, 0]
-            if len(rows):
-                keys, at = index[:, rows], (columns[rows] - start)[None, :, None]
-                for part, values in zip(out, swept):
-                    part[:, rows] = values[h, keys, at]
-        return tuple(out)
+        flat = (index + (torch.arange(heads, device=index.device) * length)[:, None, None]).transpose(0, 1)  # [C, H, n]
+        flat = flat.reshape(len(wanted), -1)  # [C, H·n] each row's keys in the flattened state
+        state = self.state.reshape(4, -1)
+        order = sorted(range(len(wanted)), key=wanted.__getitem__)
+        out, at = torch.empty((len(wanted), 4, flat.shape[1]), dtype=state.dtype, device=state.device), 0
+        while at < len(order):  # the rows of one column at a time, in column order
+            column, stop = wanted[order[at]], at + 1
+            while stop < len(order) and wanted[order[stop]] == column:
+                stop += 1
+            self._sweep_to(column)
+            if stop == at + 1:  # one row (a causal block's rows each have their own column): one gather, in place
+                torch.index_select(state, 1, flat[order[at]], out=out[at])
+            else:
+                out[at:stop] = state[:, flat[order[at:stop]]].transpose(0, 1)
+            at = stop
+        out = out.reshape(len(wanted), 4, heads, -1).permute(1, 2, 0, 3)  # [4, H, C, n] in column order
+        if order != list(range(len(order))):
+            out = out[:, :, torch.as_tensor(order, device=out.device).argsort()]
+        return out[0], out[1].long(), out[2], out[3].long()
 
-    def _sweep(self, table: torch.Tensor, start: int):
-        """The running top-2 over the columns of ``table [H, L, S]`` (column ``s`` is key ``start + s``), continued
-        from the state after the columns before ``start``."""
-        first0, first_at0, second0, second_at0 = (part[..., None] for part in self.state)
-        running, where = torch.cummax(table, dim=-1)  # ties: the last index, as numpy's accumulate of positions
-        better = running >= first0  # the new columns reach the carried maximum: the later index wins
-        first = torch.where(better, running, first0)
-        first_at = torch.where(better, where.add_(start), first_at0)
-        # entry s demotes M1[s − 1] or itself to the runner-up; whose value that is
-        previous, previous_at = torch.empty_like(first), torch.empty_like(first_at)
-        previous[..., :1], previous[..., 1:] = first0, first[..., :-1]
-        previous_at[..., :1], previous_at[..., 1:] = first_at0, first_at[..., :-1]
-        positions = torch.arange(start, start + table.shape[-1], device=table.device)
-        owner = torch.where(table < previous, positions, previous_at)
-        runner, last = torch.cummax(torch.minimum(previous, table, out=previous), dim=-1)
-        keep = runner >= second0
-        second = torch.where(keep, runner, second0)
-        second_at = torch.where(keep, owner.gather(-1, last), second_at0)
-        return first, first_at, second, second_at
+    def _sweep_to(self, column: int) -> None:
+        """Absorb the columns ``done ... column`` into the running top-2 (nothing when they are)."""
+        first, first_at, second, second_at = self.state
+        below, demoted, owner, kept = self._buffers
+        for i in range(self.done, column + 1):
+            start, table = self._chunk
+            if table is None or i >= start + table.shape[1]:  # the next columns of the table, [H, S, L]
+                stop = min(i + self.step, self.x.shape[1])
+                table = torch.matmul(self.x[:, i:stop], self.columns).mul_(-2.0)
+                start, table = i, table.add_(self.squared[:, i:stop, None])
+                self._chunk = (start, table)
+            t = table[:, i - start]  # [H, L] T[j, i] of every key j
+            here = self._positions[i]  # [1, 1]: i, broadcast
+            torch.lt(t, first, out=below)  # 1.0 where column i stays below the running maximum
+            torch.lerp(first_at, here, below, out=owner)  # whose value is demoted: i's, else the maximum's so far
+            torch.minimum(first, t, out=demoted)
+            torch.ge(demoted, second, out=kept)  # ties: the later wins
+            torch.maximum(second, demoted, out=second)
+            torch.lerp(second_at, owner, kept, out=second_at)
+            torch.lerp(here, first_at, below, out=first_at)  # ties: the later index wins
+            torch.maximum(first, t, out=first)
+        self.done = max(self.done, column + 1)
 
 
 def _prefix_counts(mask: torch.Tensor) -> torch.Tensor | None:
@@ -312,15 +389,15 @@ def fixed_bounds(alpha, x, ns, *, centers=("normalised", "max-norm"), mask, pref
     """
     ns = tuple(int(n) for n in ns)
     heads, rows, length = alpha.shape
-    x = _heads_x(x, length)
+    keys = _keys(x, length)
     counts = _prefix_counts(mask)
     if counts is None:
-        return _reference_bounds(alpha, x, ns, centers=centers, mask=mask)
-    selection = select(alpha, x, ns, mask=mask) if selection is None else selection
+        return _reference_bounds(alpha, keys.x, ns, centers=centers, mask=mask)
+    selection = select(alpha, keys, ns, mask=mask) if selection is None else selection
     index, rank, grid = selection.order, selection.rank, selection.grid  # each I_N is a prefix of the order
     k = index.shape[-1]
     fits = counts[:, None] >= grid  # [C, G]
-    prefix = FarthestPrefix(x) if prefix is None else prefix
+    prefix = FarthestPrefix(keys) if prefix is None else prefix
     best, first_at, runner, second_at = prefix.lookup(index, (counts - 1).clamp(min=0))  # each [H, C, k]
     h = torch.arange(heads, device=alpha.device)[:, None, None]
     own = prefix.squared[h, index][:, :, None, :]  # [H, C, 1, k] ‖x_j‖²
@@ -336,7 +413,7 @@ def fixed_bounds(alpha, x, ns, *, centers=("normalised", "max-norm"), mask, pref
     floor = torch.where(clean, own + best, inf).amax(-1, keepdim=True)  # [H, C, G, 1] a lower bound of d_1²
     redo = torch.nonzero(~clean & member & (own + best > floor) & fits[None, :, :, None], as_tuple=True)
     if len(redo[0]):  # pairs whose true value may still be the maximum: their row of the table, on the visible keys
-        far[redo] = _farthest_rows(x, prefix.squared, index, rank, mask, redo, grid)
+        far[redo] = _farthest_rows(keys, index, rank, mask, redo, grid)
     d1 = torch.where(torch.isfinite(far), own + far, 0.0).amax(-1).clamp(min=0.0).sqrt()  # [H, C, G]
     weights = alpha.gather(-1, index)  # [H, C, k] descending
     at = (grid.long() - 1).clamp(max=k - 1)
@@ -354,15 +431,16 @@ def fixed_bounds(alpha, x, ns, *, centers=("normalised", "max-norm"), mask, pref
     return out
 
 
-def _farthest_rows(x, squared, index, rank, mask, pairs, grid) -> torch.Tensor:
+def _farthest_rows(keys: Keys, index, rank, mask, pairs, grid) -> torch.Tensor:
     """``max_{i visible, i ∉ I_N} T[j, i]`` for the ``pairs`` ``(head, row, g, p)``: key ``j = index[head, row, p]``,
     ``N = grid[g]``; one matrix product per head."""
     hh, cc, gg, pp = pairs
+    x, columns, squared = keys.x, keys.columns, keys.squared
     out = torch.empty(len(hh), dtype=x.dtype, device=x.device)
     for head in torch.unique(hh).tolist():
         at = torch.nonzero(hh == head)[:, 0]
-        rows, keys = cc[at], index[head, cc[at], pp[at]]
-        table = squared[head, : x.shape[1]] - 2 * torch.matmul(x[head, keys], x[head].transpose(0, 1))  # [P, L]
+        rows, chosen = cc[at], index[head, cc[at], pp[at]]
+        table = squared[head] - 2 * torch.matmul(x[head, chosen], columns[head])  # [P, L]
         rest = mask[rows] & (rank[head, rows] >= grid[gg[at], None])
         out[at] = torch.where(rest, table, -float("inf")).amax(-1)
     return out
@@ -406,16 +484,17 @@ def separability_block(alpha, x, ns, *, delta, mask) -> dict[str, torch.Tensor]:
     """
     ns = tuple(int(n) for n in ns)
     heads, rows, length = alpha.shape
-    x = _heads_x(x, length)
+    keys = _keys(x, length)
+    x = keys.x
     counts = mask.sum(-1)  # [C]
-    selection = select(alpha, x, ns, mask=mask)
+    selection = select(alpha, keys, ns, mask=mask)
     grid, order, s = selection.grid, selection.order, selection.sums  # [G], [H, C, k], [H, C, G, d]
     triangle = Triangle.of(ns, order.shape[-1], alpha.device, alpha.dtype)
-    own = (alpha.square() * (x * x).sum(-1)[:, None, :])[:, :, None, :]  # [H, C, 1, L] ‖α_i x_i‖²
-    squared = _squared_distances(alpha, x, selection, own)  # [H, C, G, L] ‖s − α_i x_i‖² (the minimum needs no √)
-    keys = order[..., triangle.position]  # [H, C, P] the selected keys of each N
-    inner = squared.reshape(heads, rows, -1).gather(-1, triangle.group * length + keys).clamp_(min=0.0).sqrt_()
-    inside = (grid[:, None] - selection.rank[:, :, None, :]).clamp_(0.0, 1.0)  # [H, C, G, L] 1 in I_N or masked
+    own = (alpha.square() * keys.squared[:, None, :])[:, :, None, :]  # [H, C, 1, L] ‖α_i x_i‖²
+    squared = _squared_distances(alpha, keys, selection, own)  # [H, C, G, L] ‖s − α_i x_i‖² (the minimum needs no √)
+    chosen = order[..., triangle.position]  # [H, C, P] the selected keys of each N
+    inner = squared.reshape(heads, rows, -1).gather(-1, triangle.group * length + chosen).clamp_(min=0.0).sqrt_()
+    inside = selection.inside()  # [H, C, G, L] 1 in I_N or masked
     r, closest = squared.addcmul_(inside, torch.tensor(FAR, dtype=alpha.dtype)).min(-1)  # [H, C, G]
     del squared, inside
     finite = r < FAR / 2
@@ -427,7 +506,7 @@ def separability_block(alpha, x, ns, *, delta, mask) -> dict[str, torch.Tensor]:
     near = ((inner - r[..., triangle.group]).abs() <= slack) & finite[..., triangle.group]
     hs, cs, ps = torch.nonzero(near, as_tuple=True)
     if len(hs):
-        at = keys[hs, cs, ps]
+        at = chosen[hs, cs, ps]
         difference = s[hs, cs, triangle.group[ps]] - alpha[hs, cs, at, None] * x[hs, at]
         inner[hs, cs, ps] = torch.linalg.vector_norm(difference, dim=-1)
     usable = finite & (r > 0) & (counts[:, None] >= grid + 1)
@@ -591,13 +670,15 @@ def largest_eigenvalue(alpha, *, top, second, tail, diagonal) -> torch.Tensor:
     guess = _three_pole_root(a1, a2, p, mu)
     lam = torch.where((guess > low) & (guess < high), guess, middle)  # strictly inside: never on a pole
     rows = flat[active].div_(scale[:, None])
+    live = torch.ones(len(active), dtype=torch.bool, device=out.device)  # rows whose root is not yet written
     for _ in range(NEWTON_STEPS):
         if not len(active):
             break
         inverse = torch.sub(rows, lam[:, None]).reciprocal_()  # [A, L] 1/(α_k − λ): the one division per key
         ratio = rows * inverse
         f = ratio.sum(-1)
-        slope = torch.linalg.vecdot(ratio, inverse)  # f′(λ) = Σ α_k/(α_k − λ)²
+        slope = ratio.mul_(inverse).sum(-1)  # f′(λ) = Σ α_k/(α_k − λ)²
+        del inverse, ratio
         u = (a1 - lam) * (lam - a2)  # F = u·f, F′ = u′·f + u·f′
         step = lam - u * f / ((a1 + a2 - 2 * lam) * f + u * slope)
         right = ~(f >= 0)  # the root lies right of λ (also when λ hits a weight: nan/inf)
@@ -606,16 +687,19 @@ def largest_eigenvalue(alpha, *, top, second, tail, diagonal) -> torch.Tensor:
         inside = torch.isfinite(step) & (step > low) & (step < high)
         new = torch.where(inside, step, middle)
         near = (step >= low) & (step <= high) & ((step - lam).abs() <= SPECTRAL_TOLERANCE * lam)
-        done = near | (high - low <= SPECTRAL_TOLERANCE * high) | (f == 0)
-        if bool(done.any()):
+        done = (near | (high - low <= SPECTRAL_TOLERANCE * high) | (f == 0)) & live
+        finished = bool(done.any())
+        if finished:
             value = torch.where(f == 0, lam, torch.where(inside, step, lam).clamp(low, high))
             out[active[done]] = value[done] * scale[done]
-            keep = ~done
-            active, lam, low, high, rows, a1, a2, scale = (
-                v[keep] for v in (active, new, low, high, rows, a1, a2, scale))
-        else:
-            lam = new
-    out[active] = lam * scale
+            live &= ~done
+        lam = new
+        # the finished rows leave the working set once they are a quarter of it: copying the [A, L] weights costs
+        # about a sixth of a step, so a few finished rows are cheaper to carry along (their roots are written)
+        if finished and 4 * (len(live) - int(live.sum())) >= len(live):
+            active, lam, low, high, rows, a1, a2, scale, live = (
+                v[live] for v in (active, lam, low, high, rows, a1, a2, scale, live))
+    out[active[live]] = lam[live] * scale[live]
     return out.reshape(top.shape)
 
 

@@ -31,6 +31,8 @@ class Rows:
     heads: slice = dataclasses.field(default_factory=lambda: slice(None))  # which heads: a group of them on a thread
     seen: np.ndarray | None = None  # [C] numpy, per row, the keys up to its last visible one
     layer_heads: int = 0     # the layer's heads (all of them, whatever ``heads`` holds)
+    keys: object = None      # torch: the heads' embeddings of the whole window with what every block reads of them,
+                             # made once per (window, layer) (:class:`empirical.torch_kernels.Keys`); numpy: None
 
 
 @dataclasses.dataclass(frozen=True)

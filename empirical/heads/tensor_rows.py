@@ -22,6 +22,7 @@ import numpy as np
 import torch
 
 from empirical.heads.block import Rows
+from empirical.torch_kernels import Keys
 
 IN_FLIGHT = 2
 """Blocks submitted ahead per group of heads (the next is built while the last runs)."""
@@ -38,7 +39,7 @@ class Block:
     keys: int             # the keys some row of the block sees (a prefix of the window)
     seen: np.ndarray      # [C] per row, the keys up to its last visible one
     logits: torch.Tensor  # [H, L, L] float32 of the (window, layer), -inf where masked
-    x: torch.Tensor       # [H, L, d] float64
+    embeddings: Keys      # the embeddings [H, L, d] float64 of the (window, layer), transposed and squared once
     visible: torch.Tensor  # [L, L]
 
     def rows(self, heads: slice = slice(None)):
@@ -47,9 +48,10 @@ class Block:
         mask = self.visible[self.at, :self.keys]  # [C, L']
         logits = self.logits[heads][:, self.at, :self.keys].to(torch.float64)  # [h, C, L'], -inf where masked
         alpha = torch.softmax(logits, dim=-1)
-        return Rows(self.window, self.layer, self.index, alpha, logits.masked_fill_(~mask, 0.0), self.x[heads, None],
+        keys = self.embeddings.heads(heads)
+        return Rows(self.window, self.layer, self.index, alpha, logits.masked_fill_(~mask, 0.0), keys.whole[:, None],
                     mask, mask.sum(-1), self.visible.shape[-1], heads=heads, seen=self.seen,
-                    layer_heads=self.logits.shape[0])
+                    layer_heads=self.logits.shape[0], keys=keys)
 
 
 def last_seen(visible: torch.Tensor) -> torch.Tensor:
@@ -75,14 +77,13 @@ def tensor_blocks(heads, index: np.ndarray, starts: list[int], *, embeddings: st
         layer_x = heads.layer_embeddings(layer, embeddings)  # [B, H, L, d]
         for window in range(batch):
             x = layer_x[window].to(torch.float64)  # [H, L, d]
-            if normalise:
-                x = on_unit_sphere(x)
+            keys = Keys.of(on_unit_sphere(x) if normalise else x)
             visible = heads.visible[window]
             seen = last_seen(visible).cpu().numpy() + 1  # [L] per row, the keys up to its last visible one
             for start, stop in zip(starts[:-1], starts[1:]):
                 rows = index[start:stop]
                 yield Block(window, layer, rows, rows_index[start:stop], int(seen[rows].max()), seen[rows],
-                            layer_logits[window], x, visible)
+                            layer_logits[window], keys, visible)
         del layer_logits, layer_x
 
 

@@ -74,8 +74,11 @@ class Keys:
     keys: int
 
     @classmethod
-    def of(cls, x: torch.Tensor) -> "Keys":
-        """The keys of ``x [H, L, d]`` (``[H, 1, L, d]`` accepted, as the numpy kernels take it)."""
+    def of(cls, x) -> "Keys":
+        """The keys of ``x [H, L, d]`` (``[H, 1, L, d]`` accepted, as the numpy kernels take it); a :class:`Keys` is
+        returned as it is."""
+        if isinstance(x, Keys):
+            return x
         x = x.reshape(x.shape[0], *x.shape[-2:]).contiguous()
         return cls(x, x.transpose(-1, -2).contiguous(), (x * x).sum(-1), x.shape[1])
 
@@ -107,7 +110,7 @@ class Keys:
 
 def _keys(x, keys: int) -> Keys:
     """``x`` (a :class:`Keys`, or embeddings ``[H, L, d]`` / ``[H, 1, L, d]``) on its first ``keys`` keys."""
-    return (x if isinstance(x, Keys) else Keys.of(x)).first(keys)
+    return Keys.of(x).first(keys)
 
 
 def seen_keys(mask: torch.Tensor) -> int:
@@ -300,7 +303,7 @@ class FarthestPrefix:
     """
 
     def __init__(self, x) -> None:
-        keys = x if isinstance(x, Keys) else Keys.of(x)  # every key of the window
+        keys = Keys.of(x)  # every key of the window
         self.x, self.columns, self.squared = keys.whole, keys.whole_columns, keys.whole_squared  # [H, L, d], ...
         heads, length, _ = self.x.shape
         self.step = max(1, SWEEP_ENTRIES // (heads * length))  # columns of the table made at once

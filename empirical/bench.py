@@ -137,6 +137,23 @@ def _floor(setup, lengths: list[int]) -> dict:
             "read_seconds": read / bandwidth, "seconds": forward + read / bandwidth}
 
 
+def _cpu_seconds() -> float:
+    """CPU seconds of this process's threads and of its children that have ended (the groups of heads forked by
+    :mod:`empirical.heads.forked_groups`)."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
+def _peak_gib() -> float:
+    """This process's peak resident memory plus the most a forked group of heads added to the pages it shared with
+    this process (:func:`empirical.heads.forked_groups.largest_child_growth`): an upper bound, the two peaks need not
+    coincide; in GiB."""
+    from empirical.heads.forked_groups import largest_child_growth  # here: `import empirical.bench` stays light
+
+    kilobytes = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss + largest_child_growth()
+    return kilobytes / 2 ** 20  # kB -> GiB (Linux)
+
+
 def _child(spec, number: int, queue) -> None:
     """Algorithm ``number`` of ``spec`` (a :class:`empirical.spec.RunSpec`) in this fresh process: its record, with
     the floors measured here, onto ``queue``."""
@@ -153,11 +170,11 @@ def _child(spec, number: int, queue) -> None:
     lengths = _lengths_of(number, grids, max(setup.lengths(grids.lengths)))
     floor = _floor(setup, lengths)
     load = [os.getloadavg()[0]]  # the machine's load beside the time: a loaded machine's times say little
-    began, cpu_began = time.perf_counter(), time.process_time()
+    began, cpu_began = time.perf_counter(), _cpu_seconds()
     results, _ = run_algorithms(setup, grids.only(number))
-    seconds, cpu_seconds = time.perf_counter() - began, time.process_time() - cpu_began  # CPU: every thread
+    seconds, cpu_seconds = time.perf_counter() - began, _cpu_seconds() - cpu_began
     load.append(os.getloadavg()[0])
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2 ** 20  # kB -> GiB (Linux)
+    peak = _peak_gib()
     summary = next(iter(results.values()))
     heads = loaded.n_layers * int(loaded.model.config.num_attention_heads)
     counts = compute_floor.work(number, grids, lengths=lengths, heads=heads, d=loaded.d_head, causal=loaded.causal,

@@ -106,9 +106,10 @@ class Heads:
         """The embeddings of one layer, ``[B, head, L, d]``."""
         return self.embeddings(kind)[:, layer]
 
-    def layer_logits(self, layer: int) -> torch.Tensor:
-        """``scaling · q kᵀ + additive mask`` of one layer, ``[B, head, L, L]``, ``-inf`` where masked."""
-        logits = torch.matmul(self.q[:, layer], self.k[:, layer].transpose(-1, -2))  # [B, head, L, L]
+    def layer_logits(self, layer: int, heads: slice = slice(None)) -> torch.Tensor:
+        """``scaling · q kᵀ + additive mask`` of one layer, ``[B, head, L, L]``, ``-inf`` where masked (only the heads
+        ``heads``: a group evaluated by its own process makes no other head's table)."""
+        logits = torch.matmul(self.q[:, layer, heads], self.k[:, layer, heads].transpose(-1, -2))  # [B, head, L, L]
         logits.mul_(self.scaling[layer])
         if self.bias is not None:
             logits.add_(self.bias[:, min(layer, self.bias.shape[1] - 1)][:, None])

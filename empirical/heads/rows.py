@@ -34,10 +34,11 @@ from theorems.errors import InvalidArgument
 
 BUDGET = 1 << 25
 """Entries (float64) of the largest ``[H, C, L, width]`` work array one block may create (256 MiB)."""
-TORCH_BUDGET = 1 << 19
+TORCH_BUDGET = 1 << 20
 """The same for the torch backend: its kernels batch a grid of ``N`` (or ``T``) into one operation, so a block's
-arrays are ``width`` times its ``[H, C, L]``; blocks of 4 MiB keep each operation's arrays near a core's cache (the
-fastest of 2^18 to 2^22 on Alg. 5, within 10 % of the fastest on the others, one GPT-2 layer at ``L = 1024``)."""
+arrays are ``width`` times its ``[H, C, L]``; blocks of 8 MiB keep each operation's arrays near a core's cache (with
+the heads in two groups, each group's arrays half of that: the fastest of 2^18 to 2^21 on Algorithms 2-5, the GPT-2
+architecture at the paper's grids, 2026-11-27)."""
 BACKENDS = ("torch", "numpy")
 """Where the algorithms' quantities run: ``torch`` (float64 on the heads' device; the default) or ``numpy`` (float64
 on the CPU: the reference)."""

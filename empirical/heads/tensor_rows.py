@@ -15,6 +15,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import dataclasses
+import functools
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 
@@ -22,6 +23,8 @@ import numpy as np
 import torch
 
 from empirical.heads.block import Rows
+from empirical.heads.extraction import Heads
+from empirical.heads.forked_groups import can_fork, evaluate_in_processes
 from empirical.torch_kernels import Keys
 
 IN_FLIGHT = 2
@@ -41,17 +44,29 @@ class Block:
     logits: torch.Tensor  # [H, L, L] float32 of the (window, layer), -inf where masked
     embeddings: Keys      # the embeddings [H, L, d] float64 of the (window, layer), transposed and squared once
     visible: torch.Tensor  # [L, L]
+    layer_heads: int      # the heads of the layer
+    held: slice           # the heads `logits` and `embeddings` hold (H of them; every head but in a group's process)
 
     def rows(self, heads: slice = slice(None)):
-        """The block's :class:`empirical.heads.rows.Rows` for the heads ``heads``: float64 softmax of the float32 logits
-        (as the numpy blocks compute it), logits 0 where masked, on the keys the block sees."""
+        """The block's :class:`empirical.heads.rows.Rows` for the heads ``heads`` (of the layer; among those held):
+        float64 softmax of the float32 logits (as the numpy blocks compute it), logits 0 where masked, on the keys the
+        block sees."""
+        heads = _absolute(heads, self.layer_heads)
+        offset = _absolute(self.held, self.layer_heads).start
+        local = slice(heads.start - offset, heads.stop - offset)
         mask = self.visible[self.at, :self.keys]  # [C, L']
-        logits = self.logits[heads][:, self.at, :self.keys].to(torch.float64)  # [h, C, L'], -inf where masked
+        logits = self.logits[local][:, self.at, :self.keys].to(torch.float64)  # [h, C, L'], -inf where masked
         alpha = torch.softmax(logits, dim=-1)
-        keys = self.embeddings.heads(heads)
+        keys = self.embeddings.heads(local)
         return Rows(self.window, self.layer, self.index, alpha, logits.masked_fill_(~mask, 0.0), keys.whole[:, None],
                     mask, mask.sum(-1), self.visible.shape[-1], heads=heads, seen=self.seen,
-                    layer_heads=self.logits.shape[0], keys=keys)
+                    layer_heads=self.layer_heads, keys=keys)
+
+
+def _absolute(heads: slice, count: int) -> slice:
+    """``heads`` of ``count`` as ``slice(start, stop)`` (``slice(None)``: every head)."""
+    start, stop, _ = heads.indices(count)
+    return slice(start, stop)
 
 
 def last_seen(visible: torch.Tensor) -> torch.Tensor:
@@ -67,14 +82,16 @@ def on_unit_sphere(x: torch.Tensor) -> torch.Tensor:
 
 
 def tensor_blocks(heads, index: np.ndarray, starts: list[int], *, embeddings: str = "values",
-                  normalise: bool = False) -> Iterator[Block]:
+                  normalise: bool = False, held: slice = slice(None)) -> Iterator[Block]:
     """The blocks ``index[starts[b]:starts[b + 1]]`` of every (window, layer), layers in order (a
-    :class:`empirical.heads.stream.HeadStream` extracts each block of layers once per pass)."""
-    batch, layers = heads.sizes[:2]
+    :class:`empirical.heads.stream.HeadStream` extracts each block of layers once per pass), holding the heads ``held``
+    (other than every head: a :class:`empirical.heads.extraction.Heads` only)."""
+    batch, layers, n_heads = heads.sizes[:3]
     rows_index = torch.from_numpy(np.ascontiguousarray(index)).to(heads.visible.device)
+    every_head = held == slice(None)
     for layer in range(layers):
-        layer_logits = heads.layer_logits(layer)  # [B, H, L, L] float32, -inf where masked
-        layer_x = heads.layer_embeddings(layer, embeddings)  # [B, H, L, d]
+        layer_logits = heads.layer_logits(layer) if every_head else heads.layer_logits(layer, held)  # [B, H, L, L]
+        layer_x = heads.layer_embeddings(layer, embeddings)[:, held]  # [B, H, L, d]
         for window in range(batch):
             x = layer_x[window].to(torch.float64)  # [H, L, d]
             keys = Keys.of(on_unit_sphere(x) if normalise else x)
@@ -83,7 +100,7 @@ def tensor_blocks(heads, index: np.ndarray, starts: list[int], *, embeddings: st
             for start, stop in zip(starts[:-1], starts[1:]):
                 rows = index[start:stop]
                 yield Block(window, layer, rows, rows_index[start:stop], int(seen[rows].max()), seen[rows],
-                            layer_logits[window], keys, visible)
+                            layer_logits[window], keys, visible, n_heads, held)
         del layer_logits, layer_x
 
 
@@ -114,31 +131,57 @@ def map_tensor_rows(heads, function: Callable, index: np.ndarray, starts: list[i
     """``function`` on every block of every (window, layer) as tensors; the results ``[B, layer, head, R, ...]``
     gathered on the heads' device and returned as numpy arrays once (one transfer per pass).
 
-    On the CPU with ``workers > 1`` each block's heads are cut into groups (:func:`head_groups`), each group on its
-    own thread in block order; ``function`` must then be safe to call from several threads on different heads.
+    On the CPU with ``workers > 1`` each block's heads are cut into groups (:func:`head_groups`): with every head in
+    memory on Linux each group but the first runs in a forked process (:mod:`empirical.heads.forked_groups`), else
+    each group on its own thread in block order; ``function`` must then be safe to call from several threads on
+    different heads.
     """
-    batch, layers, n_heads = heads.sizes[:3]
+    n_heads = heads.sizes[2]
     groups = head_groups(n_heads, workers) if heads.visible.device.type == "cpu" else [slice(None)]
-    out: dict = {}
-
-    def store(block: Block, group: slice, result: dict) -> None:
-        positions = torch.as_tensor(np.searchsorted(index, block.index))
-        for key, value in result.items():
-            if key not in out:
-                dtype = value.dtype if value.is_floating_point() else torch.float64
-                out[key] = torch.full((batch, layers, n_heads, len(index), *value.shape[2:]), float("nan"),
-                                      dtype=dtype, device=value.device)
-            out[key][block.window, block.layer, group][:, positions.to(value.device)] = value
-
-    every = tensor_blocks(heads, index, starts, embeddings=embeddings, normalise=normalise)
+    every = functools.partial(tensor_blocks, heads, index, starts, embeddings=embeddings, normalise=normalise)
+    if len(groups) > 1 and isinstance(heads, Heads) and can_fork():
+        def run_group(group: slice, first: bool) -> dict[str, np.ndarray]:
+            gathered = _Gathered(heads, index, group)
+            for block in every(held=group):
+                gathered.store(block, slice(None), function(block.rows(group)))
+                if first and progress is not None:
+                    progress.update(1)
+            return gathered.numpy()
+        with _torch_threads(1):
+            parts = evaluate_in_processes(run_group, groups)
+        return {key: np.concatenate([part[key] for part in parts], axis=2) for key in parts[0]}
+    gathered = _Gathered(heads, index, slice(None))
     if len(groups) == 1:
-        for block in every:
-            store(block, groups[0], function(block.rows(groups[0])))
+        for block in every():
+            gathered.store(block, groups[0], function(block.rows(groups[0])))
             if progress is not None:
                 progress.update(1)
     else:
-        _on_threads(every, function, groups, store, progress)
-    return {key: value.cpu().numpy() for key, value in out.items()}
+        _on_threads(every(), function, groups, gathered.store, progress)
+    return gathered.numpy()
+
+
+class _Gathered:
+    """A pass's results ``[B, layer, head, R, ...]`` for the heads ``group``, filled block by block on the heads'
+    device (NaN where no block wrote)."""
+
+    def __init__(self, heads, index: np.ndarray, group: slice) -> None:
+        self.batch, self.layers, n_heads = heads.sizes[:3]
+        self.heads = len(range(n_heads)[group])
+        self.index = index
+        self.out: dict[str, torch.Tensor] = {}
+
+    def store(self, block: Block, group: slice, result: dict) -> None:
+        positions = torch.as_tensor(np.searchsorted(self.index, block.index))
+        for key, value in result.items():
+            if key not in self.out:
+                dtype = value.dtype if value.is_floating_point() else torch.float64
+                self.out[key] = torch.full((self.batch, self.layers, self.heads, len(self.index), *value.shape[2:]),
+                                           float("nan"), dtype=dtype, device=value.device)
+            self.out[key][block.window, block.layer, group][:, positions.to(value.device)] = value
+
+    def numpy(self) -> dict[str, np.ndarray]:
+        return {key: value.cpu().numpy() for key, value in self.out.items()}
 
 
 def _on_threads(every: Iterator[Block], function: Callable, groups: list[slice], store, progress) -> None:

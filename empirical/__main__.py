@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from empirical import bench, grids
+from empirical.allocator import retain_freed_memory
 from empirical.checkpoint import LIKE, write
 from empirical.heads.extraction import EMBEDDINGS
 from empirical.heads.rows import BACKENDS
@@ -312,4 +313,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    retain_freed_memory()  # this command's own process: its blocks reuse freed pages (empirical/allocator.py)
     raise SystemExit(main())

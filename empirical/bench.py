@@ -160,10 +160,12 @@ def _child(spec, number: int, queue) -> None:
     # here, not at the top: `import empirical.bench` stays free of torch
     import torch
 
+    from empirical.allocator import retain_freed_memory
     from empirical.heads.offload import is_streamed
     from empirical.runner import run_algorithms
     from empirical.setup import Setup
 
+    retain_freed_memory()  # as `python -m empirical` does: the blocks reuse freed pages
     torch.set_num_threads(os.cpu_count() or 1)
     setup = Setup.from_spec(spec)
     loaded, grids = setup.loaded, spec.grids

@@ -76,7 +76,15 @@ def _client(cluster: str):
         raise InvalidArgument(f"--cluster needs Dask's distributed scheduler: pip install '{DISTRIBUTION}[cluster]'"
                               ) from None
     if cluster == "local":
-        local = LocalCluster(n_workers=LOCAL_WORKERS, threads_per_worker=1, processes=True, dashboard_address=None)
+        import dask
+
+        from empirical.allocator import environment
+
+        # the workers are this command's processes: glibc keeps their freed memory, as the driver's (Dask's default
+        # gives it back at 64 KiB, and every block's arrays fault their pages in again: docs/benchmarks.md)
+        spawned = {**dask.config.get("distributed.nanny.pre-spawn-environ", {}), **environment()}
+        with dask.config.set({"distributed.nanny.pre-spawn-environ": spawned}):
+            local = LocalCluster(n_workers=LOCAL_WORKERS, threads_per_worker=1, processes=True, dashboard_address=None)
         return Client(local), local
     return Client(cluster), None
 

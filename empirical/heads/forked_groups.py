@@ -28,8 +28,10 @@ from collections.abc import Callable
 
 def can_fork() -> bool:
     """Whether groups may be forked here: Linux (``fork`` is its default and safe with torch's CPU threads set to
-    one) and the main thread (no other thread of ours holds a lock the child would inherit)."""
-    return sys.platform.startswith("linux") and threading.current_thread() is threading.main_thread()
+    one), the main thread (no other thread of ours holds a lock the child would inherit), and not a daemonic process
+    (multiprocessing forbids it children: a pool's worker)."""
+    return (sys.platform.startswith("linux") and threading.current_thread() is threading.main_thread()
+            and not multiprocessing.current_process().daemon)
 
 
 def evaluate_in_processes(run_group: Callable[[slice, bool], dict], groups: list[slice]) -> list[dict]:

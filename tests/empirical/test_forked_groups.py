@@ -82,3 +82,24 @@ def test_a_stream_s_groups_stay_on_threads(tiny_gpt2, heads, monkeypatch):
     assert set(np.unique(streamed["pid"])) == {os.getpid()}
     # bitwise: the same arithmetic on the same heads, one process
     assert np.array_equal(streamed["value"], map_rows(heads, _values, workers=1, backend="torch").values["value"])
+
+
+def _pids_in_a_daemon(heads, answers) -> None:
+    torch.set_num_threads(1)  # a fork of a process whose OpenMP ran threads hangs in its next parallel region
+    try:
+        answers.put(sorted(set(np.unique(map_rows(heads, _values, workers=2, backend="torch").values["pid"]))))
+    except BaseException as error:  # noqa: BLE001 - the test reads it
+        answers.put(repr(error))
+
+
+def test_a_daemonic_process_keeps_its_groups_on_threads(heads):
+    """A pool's worker may not have children (multiprocessing's rule): there the groups run on threads."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    answers = context.Queue()
+    daemon = context.Process(target=_pids_in_a_daemon, args=(heads, answers), daemon=True)
+    daemon.start()
+    answer = answers.get(timeout=120)
+    daemon.join()
+    assert answer == [daemon.pid]

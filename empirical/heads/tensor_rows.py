@@ -1,11 +1,12 @@
 """``map_rows`` on the torch backend: blocks of rows as float64 tensors on the heads' device, results gathered there.
 
 A block's weights, logits and mask span only the keys its rows see (a causal block of early rows sees a prefix of
-the window). On the CPU the heads of each block are split into ``workers`` groups, each evaluated by its own
-thread with torch's own threads set to one: every group sees the blocks in order (a row function may carry state
-from one block to the next, as Theorem 1's running tables do), operations release the GIL, and no operation waits
-at a barrier for a descheduled thread (torch's intra-op threads did, on a loaded machine, 4 to 20 times slower).
-On another device one thread evaluates every head: the device is the parallel part.
+the window). On the CPU the heads of each block are split into ``workers`` groups, each evaluated with torch's own
+threads set to one: every group sees the blocks in order (a row function may carry state from one block to the next,
+as Theorem 1's running tables do), and no operation waits at a barrier for a descheduled thread (torch's intra-op
+threads did, on a loaded machine, 4 to 20 times slower). With every head in memory on Linux each group but the
+first runs in a forked process (:mod:`empirical.heads.forked_groups`: no GIL between the groups); otherwise each
+group runs on its own thread. On another device one thread evaluates every head: the device is the parallel part.
 
 >>> out = map_tensor_rows(heads, function, index, starts)          # doctest: +SKIP
 """

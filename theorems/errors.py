@@ -283,4 +283,5 @@ class NoOutputProjectionError(ModelError, ValueError):
 
 class ModelRunFailed(ModelError, RuntimeError):
     """Running a model broke in a way no argument explains: the tokenizer built windows of another length than
-    asked, or a benchmark's child process died (killed for memory, a crash in the forward pass)."""
+    asked, or a benchmark's child process died (killed for memory, a crash in the forward pass), or a group of heads'
+    process failed or died (``empirical.heads.forked_groups``)."""

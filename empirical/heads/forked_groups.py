@@ -25,6 +25,8 @@ import threading
 import traceback
 from collections.abc import Callable
 
+from theorems.errors import ModelRunFailed
+
 
 def can_fork() -> bool:
     """Whether groups may be forked here: Linux (``fork`` is its default and safe with torch's CPU threads set to
@@ -38,8 +40,8 @@ def evaluate_in_processes(run_group: Callable[[slice, bool], dict], groups: list
     """``[run_group(group, first) for group in groups]``, every group but the first in a forked child, the first here.
 
     ``run_group(group, first)`` returns a dict of numpy arrays; ``first`` is True only for the parent's own group (the
-    one that may advance a progress bar). An exception in a child is raised here, with the child's traceback; a child
-    that dies without an answer raises RuntimeError naming its heads and exit code.
+    one that may advance a progress bar). An exception in a child is raised here as ModelRunFailed with the child's
+    traceback; a child that dies without an answer raises ModelRunFailed naming its heads and exit code.
     """
     context = multiprocessing.get_context("fork")
     children = []
@@ -94,11 +96,11 @@ def _answer(group: slice, child, receive) -> dict:
         kind, payload = receive.recv()
     except EOFError:
         child.join()
-        raise RuntimeError(f"the process evaluating heads {group.start}..{group.stop - 1} ended without its results "
+        raise ModelRunFailed(f"the process evaluating heads {group.start}..{group.stop - 1} ended without its results "
                            f"(exit code {child.exitcode})") from None
     if kind == "error":
         error, trace = payload
-        raise RuntimeError(f"heads {group.start}..{group.stop - 1} failed in their process: {error}\n{trace}")
+        raise ModelRunFailed(f"heads {group.start}..{group.stop - 1} failed in their process: {error}\n{trace}")
     global _largest_growth
     result, growth = payload
     _largest_growth = max(_largest_growth, growth)

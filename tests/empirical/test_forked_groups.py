@@ -11,6 +11,7 @@ from setups import setup_of
 from empirical.heads import forked_groups, tensor_rows
 from empirical.heads.rows import map_rows
 from empirical.heads.stream import HeadStream
+from theorems.errors import ModelRunFailed
 
 pytestmark = [pytest.mark.empirical,
               pytest.mark.skipif(not forked_groups.can_fork(), reason="groups are forked on Linux only")]
@@ -48,7 +49,7 @@ def test_an_error_in_a_child_is_raised_with_its_heads_and_traceback(heads):
             raise ArithmeticError("a head of the second group")
         return _values(rows)
 
-    with pytest.raises(RuntimeError, match=r"heads 2\.\.3 failed in their process: ArithmeticError.*second group"):
+    with pytest.raises(ModelRunFailed, match=r"heads 2\.\.3 failed in their process: ArithmeticError.*second group"):
         map_rows(heads, failing, workers=2, backend="torch")
 
 
@@ -58,7 +59,7 @@ def test_a_child_that_dies_is_named_with_its_exit_code(heads):
             os._exit(7)
         return _values(rows)
 
-    with pytest.raises(RuntimeError, match=r"heads 2\.\.3 ended without its results \(exit code 7\)"):
+    with pytest.raises(ModelRunFailed, match=r"heads 2\.\.3 ended without its results \(exit code 7\)"):
         map_rows(heads, dying, workers=2, backend="torch")
 
 

@@ -27,6 +27,8 @@ from collections.abc import Callable
 
 from theorems.errors import ModelRunFailed
 
+_largest_growth = 0  # kB: the most memory a child added to what it shared with its parent when forked
+
 
 def can_fork() -> bool:
     """Whether groups may be forked here: Linux (``fork`` is its default and safe with torch's CPU threads set to
@@ -65,9 +67,6 @@ def evaluate_in_processes(run_group: Callable[[slice, bool], dict], groups: list
             receive.close()
 
 
-_largest_growth = 0  # kB: the most memory a child added to what it shared with its parent when forked
-
-
 def largest_child_growth() -> int:
     """The most resident memory (kB) one forked child has added, during its life, to the pages it shared with this
     process when forked: this process's peak plus this bounds the memory of a pass (the bench's peak memory)."""
@@ -97,7 +96,7 @@ def _answer(group: slice, child, receive) -> dict:
     except EOFError:
         child.join()
         raise ModelRunFailed(f"the process evaluating heads {group.start}..{group.stop - 1} ended without its results "
-                           f"(exit code {child.exitcode})") from None
+                             f"(exit code {child.exitcode})") from None
     if kind == "error":
         error, trace = payload
         raise ModelRunFailed(f"heads {group.start}..{group.stop - 1} failed in their process: {error}\n{trace}")

@@ -33,6 +33,7 @@ import numpy as np
 
 from empirical import compute_floor
 from empirical.grids import EPSILONS, PAPER_LENGTHS, PAPER_NS, SEPARABILITY_NS, TEMPERATURES, Grids
+from empirical.heads.forked_groups import largest_child_growth
 from theorems.errors import InvalidArgument, ModelRunFailed
 
 PAPER_TABLE1 = {1: 24 * 60, 2: 37 * 60, 3: 17 * 3600 + 4 * 60, 4: 7 * 60, 5: 60}
@@ -148,8 +149,6 @@ def _peak_gib() -> float:
     """This process's peak resident memory plus the most a forked group of heads added to the pages it shared with
     this process (:func:`empirical.heads.forked_groups.largest_child_growth`): an upper bound, the two peaks need not
     coincide; in GiB."""
-    from empirical.heads.forked_groups import largest_child_growth  # here: `import empirical.bench` stays light
-
     kilobytes = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss + largest_child_growth()
     return kilobytes / 2 ** 20  # kB -> GiB (Linux)
 

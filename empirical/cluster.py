@@ -233,8 +233,8 @@ class ClusterHeads:
             self._views[(layer, kind)] = {name: torch.cat([part[name] for part in parts]) for name in parts[0]}
         return self._views[(layer, kind)]
 
-    def layer_logits(self, layer: int):
-        return self._view(layer, "values")["logits"]
+    def layer_logits(self, layer: int, heads: slice = slice(None)):
+        return self._view(layer, "values")["logits"][:, heads]
 
     def layer_embeddings(self, layer: int, kind: str = "values"):
         return self._view(layer, kind)["embeddings"]

@@ -116,9 +116,9 @@ class HeadStream:
         block, inside = self._holding(layer)
         return block.layer_embeddings(inside, kind)
 
-    def layer_logits(self, layer: int) -> torch.Tensor:
+    def layer_logits(self, layer: int, heads: slice = slice(None)) -> torch.Tensor:
         block, inside = self._holding(layer)
-        return block.layer_logits(inside)
+        return block.layer_logits(inside, heads)
 
     def layer_alpha(self, layer: int) -> torch.Tensor:
         block, inside = self._holding(layer)

@@ -46,15 +46,14 @@ class Block:
     embeddings: Keys      # the embeddings [H, L, d] float64 of the (window, layer), transposed and squared once
     visible: torch.Tensor  # [L, L]
     layer_heads: int      # the heads of the layer
-    held: slice           # the heads `logits` and `embeddings` hold (H of them; every head but in a group's process)
+    held: slice           # the heads `logits` and `embeddings` hold, slice(start, stop) (H of them)
 
     def rows(self, heads: slice = slice(None)):
         """The block's :class:`empirical.heads.rows.Rows` for the heads ``heads`` (of the layer; among those held):
         float64 softmax of the float32 logits (as the numpy blocks compute it), logits 0 where masked, on the keys the
         block sees."""
         heads = _absolute(heads, self.layer_heads)
-        offset = _absolute(self.held, self.layer_heads).start
-        local = slice(heads.start - offset, heads.stop - offset)
+        local = slice(heads.start - self.held.start, heads.stop - self.held.start)
         mask = self.visible[self.at, :self.keys]  # [C, L']
         logits = self.logits[local][:, self.at, :self.keys].to(torch.float64)  # [h, C, L'], -inf where masked
         alpha = torch.softmax(logits, dim=-1)
@@ -86,12 +85,12 @@ def tensor_blocks(heads, index: np.ndarray, starts: list[int], *, embeddings: st
                   normalise: bool = False, held: slice = slice(None)) -> Iterator[Block]:
     """The blocks ``index[starts[b]:starts[b + 1]]`` of every (window, layer), layers in order (a
     :class:`empirical.heads.stream.HeadStream` extracts each block of layers once per pass), holding the heads ``held``
-    (other than every head: a :class:`empirical.heads.extraction.Heads` only)."""
+    (their logits alone are made)."""
     batch, layers, n_heads = heads.sizes[:3]
+    held = _absolute(held, n_heads)
     rows_index = torch.from_numpy(np.ascontiguousarray(index)).to(heads.visible.device)
-    every_head = held == slice(None)
     for layer in range(layers):
-        layer_logits = heads.layer_logits(layer) if every_head else heads.layer_logits(layer, held)  # [B, H, L, L]
+        layer_logits = heads.layer_logits(layer, held)  # [B, H, L, L] float32, -inf where masked
         layer_x = heads.layer_embeddings(layer, embeddings)[:, held]  # [B, H, L, d]
         for window in range(batch):
             x = layer_x[window].to(torch.float64)  # [H, L, d]
@@ -140,25 +139,24 @@ def map_tensor_rows(heads, function: Callable, index: np.ndarray, starts: list[i
     n_heads = heads.sizes[2]
     groups = head_groups(n_heads, workers) if heads.visible.device.type == "cpu" else [slice(None)]
     every = functools.partial(tensor_blocks, heads, index, starts, embeddings=embeddings, normalise=normalise)
-    if len(groups) > 1 and isinstance(heads, Heads) and can_fork():
-        def run_group(group: slice, first: bool) -> dict[str, np.ndarray]:
-            gathered = _Gathered(heads, index, group)
-            for block in every(held=group):
-                gathered.store(block, slice(None), function(block.rows(group)))
-                if first and progress is not None:
-                    progress.update(1)
-            return gathered.numpy()
+
+    def run_group(group: slice, first: bool) -> dict[str, np.ndarray]:
+        """The whole pass for the heads ``group`` alone (``first``: the one that advances the progress bar)."""
+        gathered = _Gathered(heads, index, group)
+        for block in every(held=group):
+            gathered.store(block, slice(None), function(block.rows(group)))
+            if first and progress is not None:
+                progress.update(1)
+        return gathered.numpy()
+
+    if len(groups) == 1:
+        return run_group(groups[0], True)
+    if isinstance(heads, Heads) and can_fork():
         with _torch_threads(1):
             parts = evaluate_in_processes(run_group, groups)
         return {key: np.concatenate([part[key] for part in parts], axis=2) for key in parts[0]}
     gathered = _Gathered(heads, index, slice(None))
-    if len(groups) == 1:
-        for block in every():
-            gathered.store(block, groups[0], function(block.rows(groups[0])))
-            if progress is not None:
-                progress.update(1)
-    else:
-        _on_threads(every(), function, groups, gathered.store, progress)
+    _on_threads(every(), function, groups, gathered.store, progress)
     return gathered.numpy()
 
 

@@ -38,6 +38,7 @@ import dataclasses
 import numpy as np
 import torch
 
+from empirical import fused_kernels
 
 TINY = 1e-290
 """Rows whose largest diagonal entry ``max α_i(1 − α_i)`` (the unit of :func:`largest_eigenvalue`) is below this take
@@ -108,6 +109,11 @@ class Keys:
         return self.whole.reshape(-1, width).index_select(0, (index + offsets).reshape(-1)).reshape(*index.shape, width)
 
 
+def _fused(tensor: torch.Tensor) -> bool:
+    """Whether the CPU's fused loops (:mod:`empirical.fused_kernels`) serve a block on ``tensor``'s device."""
+    return tensor.device.type == "cpu" and FUSED_LOOPS and fused_kernels.AVAILABLE
+
+
 def _keys(x, keys: int) -> Keys:
     """``x`` (a :class:`Keys`, or embeddings ``[H, L, d]`` / ``[H, 1, L, d]``) on its first ``keys`` keys."""
     return Keys.of(x).first(keys)
@@ -152,6 +158,9 @@ SELECTION_ON_NUMPY = True
 """On the CPU, :func:`_largest` selects with numpy's partition and quicksort (zero-copy views; 5 times faster than
 ``torch.sort``/``torch.topk`` there); elsewhere, or with this off (the tests run the device path on the CPU), with
 torch's."""
+FUSED_LOOPS = True
+"""On the CPU, with numba installed, the fused loops of :mod:`empirical.fused_kernels` replace the torch operations
+they fuse; elsewhere, or with this off (the tests run the device path on the CPU), torch's operations serve."""
 
 
 def _largest(key: torch.Tensor, k: int) -> tuple[torch.Tensor, torch.Tensor]:
@@ -220,7 +229,11 @@ def select(alpha, x, ns, *, mask) -> Selection:
     rank = torch.full(alpha.shape, float(k), dtype=alpha.dtype, device=alpha.device)
     rank.scatter_(-1, order, torch.arange(k, dtype=alpha.dtype, device=alpha.device).expand(order.shape))
     rank.masked_fill_(~mask, -1.0)
-    if 4 * k < length:  # the selected keys' embeddings gathered in the order of selection, [H, C, k, d]
+    if _fused(alpha):  # one running sum along the order, k·d per row
+        sums = alpha.new_empty((heads, rows, len(ns), keys.whole.shape[-1]))
+        fused_kernels.selected_sums(alpha.numpy(), order.numpy(), keys.whole.numpy(), _grid(ns, "cpu").numpy(),
+                                    sums.numpy())
+    elif 4 * k < length:  # the selected keys' embeddings gathered in the order of selection, [H, C, k, d]
         picked = keys.gather(order)
         first = (torch.arange(k, dtype=alpha.dtype, device=alpha.device) < grid[:, None]).to(alpha.dtype)  # [G, k]
         sums = torch.matmul(first * alpha.gather(-1, order)[:, :, None, :], picked)  # [H, C, G, d]
@@ -262,6 +275,8 @@ def distance_grid(alpha, x, ns, *, mask, norm: bool = False, selection: Selectio
     keys = _keys(x, length)
     selection = select(alpha, keys, ns, mask=mask) if selection is None else selection
     grid, counts = selection.grid, mask.sum(-1)  # [G], [C]
+    if _fused(alpha):
+        return _fused_distance_grid(alpha, keys, selection, mask, norm=norm)
     own = alpha.square() * keys.squared[:, None, :]  # [H, C, L] ‖α_i x_i‖²
     distances = _squared_distances(alpha, keys, selection, own[:, :, None, :]).clamp_(min=0.0).sqrt_()
     fits = counts[:, None] >= grid  # [C, G]
@@ -281,6 +296,32 @@ def distance_grid(alpha, x, ns, *, mask, norm: bool = False, selection: Selectio
     main.add_((q * q * tt)[..., None]).clamp_(min=0.0).sqrt_()  # ‖α_i x_i − q·T‖
     sums = torch.matmul(main, mask.to(alpha.dtype)[None, :, :, None])[..., 0] * (1 + p)  # [H, C, G]
     out["estimate"] = torch.where(fits, (keys_seen - sizes) / keys_seen * sums, nan)
+    return out
+
+
+def _fused_distance_grid(alpha, keys: Keys, selection: Selection, mask, *, norm: bool) -> dict[str, torch.Tensor]:
+    """:func:`distance_grid` on the CPU's fused loop (:func:`empirical.fused_kernels.distance_sums`): the products
+    ``x_i·s_N`` and ``x_i·T`` by matrix products, every root and sum in one pass over them."""
+    heads, rows, length = alpha.shape
+    grid, counts = selection.grid, mask.sum(-1)  # [G], [C]
+    products = torch.matmul(selection.sums.reshape(heads, -1, selection.sums.shape[-1]), keys.columns)
+    total = torch.matmul(alpha, keys.x)  # [H, C, d] T = Σ_j α_j x_j
+    cross = alpha * torch.matmul(total, keys.columns)  # [H, C, L] α_i x_i·T
+    keys_seen = counts.to(alpha.dtype)[:, None]  # [C, 1]
+    p = torch.where(keys_seen > 1, grid / (keys_seen - 1).clamp(min=1), 0.0)  # [C, G]
+    q = p / (1 + p)
+    distance, sums = (alpha.new_empty((heads, rows, len(grid))) for _ in range(2))
+    fused_kernels.distance_sums(products.numpy().reshape(heads, rows, len(grid), length), alpha.numpy(),
+                                keys.squared.numpy(), selection.rank.numpy(), selection.sums.square().sum(-1).numpy(),
+                                grid.numpy(), cross.numpy(), q.numpy(), total.square().sum(-1).numpy(), distance.numpy(),
+                                sums.numpy())
+    fits = counts[:, None] >= grid  # [C, G]
+    nan = torch.tensor(float("nan"), dtype=alpha.dtype)
+    out = {"distance_sum": torch.where(fits, distance, nan)}
+    if norm:
+        out["distance_norm"] = torch.where(fits, torch.linalg.vector_norm(total[:, :, None] - 2 * selection.sums,
+                                                                           dim=-1), nan)
+    out["estimate"] = torch.where(fits, (keys_seen - grid) / keys_seen * (sums * (1 + p)), nan)
     return out
 
 
@@ -328,6 +369,8 @@ class FarthestPrefix:
         wanted = columns.tolist()
         if min(wanted) < self.done - 1:  # the sweep is past a column asked for: start again
             self._reset()
+        if _fused(self.x):
+            return self._fused_lookup(index, np.asarray(wanted, dtype=np.int64))
         heads, length, _ = self.x.shape
         flat = (index + (torch.arange(heads, device=index.device) * length)[:, None, None]).transpose(0, 1)  # [C, H, n]
         flat = flat.reshape(len(wanted), -1)  # [C, H·n] each row's keys in the flattened state
@@ -354,12 +397,7 @@ class FarthestPrefix:
         first, first_at, second, second_at = self.state
         below, demoted, owner, kept = self._buffers
         for i in range(self.done, column + 1):
-            start, table = self._chunk
-            if table is None or i >= start + table.shape[1]:  # the next columns of the table, [H, S, L]
-                stop = min(i + self.step, self.x.shape[1])
-                table = torch.matmul(self.x[:, i:stop], self.columns).mul_(-2.0)
-                start, table = i, table.add_(self.squared[:, i:stop, None])
-                self._chunk = (start, table)
+            start, table = self._table_at(i)
             t = table[:, i - start]  # [H, L] T[j, i] of every key j
             here = self._positions[i]  # [1, 1]: i, broadcast
             torch.lt(t, first, out=below)  # 1.0 where column i stays below the running maximum
@@ -371,6 +409,38 @@ class FarthestPrefix:
             torch.lerp(here, first_at, below, out=first_at)  # ties: the later index wins
             torch.maximum(first, t, out=first)
         self.done = max(self.done, column + 1)
+
+    def _fused_lookup(self, index: torch.Tensor, wanted: np.ndarray) -> tuple[torch.Tensor, ...]:
+        """:meth:`lookup` on the CPU's fused loop (:func:`empirical.fused_kernels.sweep_and_read`): the rows in column
+        order, one call per chunk of the table's columns."""
+        heads, length, _ = self.x.shape
+        rows = np.argsort(wanted, kind="stable")
+        columns = wanted[rows]
+        keys = index.numpy().transpose(1, 0, 2)[rows]  # [C, H, n] in column order
+        out = np.empty((4, *index.shape), dtype=np.float64)
+        state, at = self.state.numpy(), 0
+        while at < len(rows):
+            start, table = self._table_at(min(self.done, length - 1))
+            stop = int(np.searchsorted(columns, start + table.shape[1]))  # the rows this chunk reaches
+            if stop == at:  # none: the whole chunk
+                fused_kernels.sweep_columns(table.numpy(), state, self.done - start, table.shape[1] - 1, self.done)
+                self.done = start + table.shape[1]
+                continue
+            self.done = fused_kernels.sweep_and_read(table.numpy(), state, start, self.done, columns[at:stop],
+                                                     rows[at:stop], keys[at:stop], out)
+            at = stop
+        out = torch.from_numpy(out)
+        return out[0], out[1].long(), out[2], out[3].long()
+
+    def _table_at(self, i: int) -> tuple[int, torch.Tensor]:
+        """``(start, [H, S, L])``: the chunk of the table's columns that holds column ``i``, made when it does not."""
+        start, table = self._chunk
+        if table is None or not start <= i < start + table.shape[1]:
+            stop = min(i + self.step, self.x.shape[1])
+            table = torch.matmul(self.x[:, i:stop], self.columns).mul_(-2.0)
+            start, table = i, table.add_(self.squared[:, i:stop, None])
+            self._chunk = (start, table)
+        return self._chunk
 
 
 def _prefix_counts(mask: torch.Tensor) -> torch.Tensor | None:
@@ -403,7 +473,11 @@ def fixed_bounds(alpha, x, ns, *, centers=("normalised", "max-norm"), mask, pref
     prefix = FarthestPrefix(keys) if prefix is None else prefix
     best, first_at, runner, second_at = prefix.lookup(index, (counts - 1).clamp(min=0))  # each [H, C, k]
     h = torch.arange(heads, device=alpha.device)[:, None, None]
-    own = prefix.squared[h, index][:, :, None, :]  # [H, C, 1, k] ‖x_j‖²
+    own = prefix.squared[h, index]  # [H, C, k] ‖x_j‖²
+    if _fused(alpha):
+        d1 = _fused_farthest(keys, selection, mask, counts, own, best, first_at, runner, second_at)
+        return _bounds_from(alpha, selection, counts, d1, own, centers)
+    own = own[:, :, None, :]  # [H, C, 1, k]
     member = torch.arange(k, device=alpha.device) < grid[:, None]  # [G, k] position p of the order is in I_N
     sizes = grid[:, None]  # [G, 1]
     # max over visible i ∉ I_N of T[j, i]: the prefix maximum if it is not selected, else the runner-up if that is not
@@ -418,6 +492,34 @@ def fixed_bounds(alpha, x, ns, *, centers=("normalised", "max-norm"), mask, pref
     if len(redo[0]):  # pairs whose true value may still be the maximum: their row of the table, on the visible keys
         far[redo] = _farthest_rows(keys, index, rank, mask, redo, grid)
     d1 = torch.where(torch.isfinite(far), own + far, 0.0).amax(-1).clamp(min=0.0).sqrt()  # [H, C, G]
+    return _bounds_from(alpha, selection, counts, d1, own[:, :, 0], centers)
+
+
+def _fused_farthest(keys: Keys, selection: Selection, mask, counts, own, best, first_at, runner, second_at):
+    """``d_1 [H, C, G]`` of :func:`fixed_bounds` on the CPU's fused loops
+    (:func:`empirical.fused_kernels.farthest_candidates`, :func:`~empirical.fused_kernels.largest_pairs`); the pairs
+    the running top-2 do not tell, from their rows of the table (:func:`_farthest_rows`)."""
+    heads, rows, k = best.shape
+    grid = selection.grid
+    far = best.new_empty((heads, rows, len(grid), k))
+    status = torch.empty(far.shape, dtype=torch.int8)
+    fused_kernels.farthest_candidates(selection.rank.numpy(), first_at.numpy(), second_at.numpy(), best.numpy(),
+                                      runner.numpy(), own.numpy(), grid.numpy(), counts.numpy(), far.numpy(),
+                                      status.numpy())
+    redo = torch.nonzero(status == fused_kernels.REDO, as_tuple=True)
+    if len(redo[0]):
+        far[redo] = _farthest_rows(keys, selection.order, selection.rank, mask, redo, grid)
+    d1 = best.new_empty((heads, rows, len(grid)))
+    fused_kernels.largest_pairs(far.numpy(), own.numpy(), d1.numpy())
+    return d1
+
+
+def _bounds_from(alpha, selection: Selection, counts, d1, own, centers) -> dict[str, torch.Tensor]:
+    """Theorem 1 part 1 ``[H, C, G]`` at each of ``centers`` from ``d_1 [H, C, G]`` and ``own [H, C, k]``
+    (``‖x_j‖²`` of the order's keys): :func:`fixed_bounds`' last step."""
+    index, grid = selection.order, selection.grid
+    k = index.shape[-1]
+    fits = counts[:, None] >= grid  # [C, G]
     weights = alpha.gather(-1, index)  # [H, C, k] descending
     at = (grid.long() - 1).clamp(max=k - 1)
     mass = weights.cumsum(-1)[..., at]  # [H, C, G]
@@ -428,7 +530,7 @@ def fixed_bounds(alpha, x, ns, *, centers=("normalised", "max-norm"), mask, pref
             norm = torch.linalg.vector_norm(selection.sums, dim=-1)  # [H, C, G] ‖s_N‖
             c = torch.where(mass > 0, norm / torch.where(mass > 0, mass, 1.0), 0.0)
         else:
-            c = own[:, :, 0].cummax(-1).values[..., at].sqrt()
+            c = own.cummax(-1).values[..., at].sqrt()
         bound = (1 - mass) * d1 + ((counts[:, None] - grid) * mass - (1 - mass)) * c
         out[center] = torch.where(fits, bound, nan)
     return out
@@ -611,17 +713,8 @@ def jacobian_norms(alpha: torch.Tensor, temperatures: torch.Tensor) -> dict[str,
     sums over the weights but the largest are scaled by the second weight (their squares may underflow), as the
     reference's are. Four passes over the weights, then :func:`largest_eigenvalue`.
     """
-    top, top_at = alpha.max(-1, keepdim=True)  # [..., 1]
-    alpha.scatter_(-1, top_at, 0.0)  # the weights but the largest, in place (restored below)
-    r_top = alpha.sum(-1, keepdim=True)  # Σ_{j≠1} α_j, directly
-    second = alpha.amax(-1, keepdim=True)
+    top, r_top, second, q, cubes = _weight_moments(alpha)  # each [..., 1]
     unit = torch.where(second > 0, second, 1.0)
-    scaled = alpha / unit
-    squares = scaled.square()
-    q = squares.sum(-1, keepdim=True)  # Σ_{j≠1} (α_j/a_2)²
-    cubes = torch.linalg.vecdot(squares, scaled)[..., None]  # Σ_{j≠1} (α_j/a_2)³
-    alpha.scatter_(-1, top_at, top)
-    del scaled, squares
     s2 = top.square() + unit.square() * q  # Σ α²
     top_row = top * unit * ((r_top / unit).square() + q).sqrt()  # α_1·√(r_1² + q_1)
     second_row = second * ((1 - second).square() + s2 - second.square()).clamp(min=0.0).sqrt()
@@ -637,6 +730,27 @@ def jacobian_norms(alpha: torch.Tensor, temperatures: torch.Tensor) -> dict[str,
     return {"spectral": spectral / t, "frobenius": frobenius[..., 0] / t,
             "row": torch.maximum(top_row, second_row)[..., 0] / t,
             "entry": torch.maximum(diagonal, top * second)[..., 0] / t}
+
+
+def _weight_moments(alpha: torch.Tensor) -> tuple[torch.Tensor, ...]:
+    """``(top, r_top, second, q, cubes)`` of :func:`jacobian_norms`, each ``[..., 1]``: the largest weight, and over
+    the others their sum, their largest ``a_2`` and the sums ``Σ (α_j/a_2)²``, ``Σ (α_j/a_2)³`` (``a_2`` replaced
+    by 1 where it is 0). On the CPU by :func:`empirical.fused_kernels.weight_moments`."""
+    if _fused(alpha):
+        flat = alpha.reshape(-1, alpha.shape[-1])
+        out = [flat.new_empty((flat.shape[0],)) for _ in range(5)]
+        fused_kernels.weight_moments(flat.numpy(), *(value.numpy() for value in out))
+        return tuple(value.reshape(*alpha.shape[:-1], 1) for value in out)
+    top, top_at = alpha.max(-1, keepdim=True)  # [..., 1]
+    alpha.scatter_(-1, top_at, 0.0)  # the weights but the largest, in place (restored below)
+    r_top = alpha.sum(-1, keepdim=True)  # Σ_{j≠1} α_j, directly
+    second = alpha.amax(-1, keepdim=True)
+    scaled = alpha / torch.where(second > 0, second, 1.0)
+    squares = scaled.square()
+    q = squares.sum(-1, keepdim=True)  # Σ_{j≠1} (α_j/a_2)²
+    cubes = torch.linalg.vecdot(squares, scaled)[..., None]  # Σ_{j≠1} (α_j/a_2)³
+    alpha.scatter_(-1, top_at, top)
+    return top, r_top, second, q, cubes
 
 
 def largest_eigenvalue(alpha, *, top, second, tail, diagonal) -> torch.Tensor:
@@ -672,6 +786,12 @@ def largest_eigenvalue(alpha, *, top, second, tail, diagonal) -> torch.Tensor:
     middle = (low.sqrt() * high.sqrt()).clamp(low, high)
     guess = _three_pole_root(a1, a2, p, mu)
     lam = torch.where((guess > low) & (guess < high), guess, middle)  # strictly inside: never on a pole
+    if _fused(flat):
+        roots = torch.empty_like(lam)
+        fused_kernels.secular_roots(flat.numpy(), active.numpy(), scale.numpy(), lam.numpy(), low.numpy(), high.numpy(),
+                                    a1.numpy(), a2.numpy(), NEWTON_STEPS, SPECTRAL_TOLERANCE, roots.numpy())
+        out[active] = roots * scale
+        return out.reshape(top.shape)
     rows = flat[active].div_(scale[:, None])
     live = torch.ones(len(active), dtype=torch.bool, device=out.device)  # rows whose root is not yet written
     for _ in range(NEWTON_STEPS):

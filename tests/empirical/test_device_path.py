@@ -1,9 +1,12 @@
 """The torch backend's device path, run on the CPU device: the code a GPU runs (no GPU is lent to these tests).
 
-On a GPU the torch backend evaluates every head of a block on one thread and selects the top ``N`` with torch's own
-sort; on the CPU it cuts the heads into groups on threads and selects with numpy's. Here the CPU runs the GPU's
-choices (one group, torch's selection) and the tests require the same results, and that a pass over the rows moves
-no block of the heads off the device: the only tensors brought to numpy are the pass's gathered results.
+On a GPU the torch backend evaluates every head of a block on one thread, selects the top ``N`` with torch's own
+sort and runs torch's operations where the CPU runs its fused loops (``empirical.fused_kernels``); on the CPU it cuts
+the heads into groups and selects with numpy's. Here the CPU runs the GPU's choices (one group, torch's selection,
+torch's operations) and the tests require the same results as the CPU's groups and selection on the same operations
+(the fused loops' own agreement is within rounding: ``test_backends.py``, ``test_fused_kernels.py``), and that a pass
+over the rows moves no block of the heads off the device: the only tensors brought to numpy are the pass's gathered
+results.
 """
 
 import json
@@ -24,6 +27,7 @@ def _run(setup, run_every_algorithm):
 
 
 def test_the_device_path_gives_the_cpu_path_results(tiny_gpt2, run_every_algorithm, monkeypatch):
+    monkeypatch.setattr(torch_kernels, "FUSED_LOOPS", False)  # torch's operations in both
     cpu = _run(setup_of(tiny_gpt2, text=None, windows=2, progress=False, backend="torch", workers=2), run_every_algorithm)
     monkeypatch.setattr(torch_kernels, "SELECTION_ON_NUMPY", False)  # torch.topk/torch.sort, as on a GPU
     device = _run(setup_of(tiny_gpt2, text=None, windows=2, progress=False, backend="torch", workers=1),
@@ -47,6 +51,7 @@ def test_a_pass_over_the_rows_moves_no_block_of_heads_off_the_device(tiny_gpt2, 
     the passes' gathered results (one per result array and pass): nothing per block. (On the CPU these are free; on
     a GPU each is a transfer after a ``.cpu()``, which is what the count stands for.)"""
     monkeypatch.setattr(torch_kernels, "SELECTION_ON_NUMPY", False)
+    monkeypatch.setattr(torch_kernels, "FUSED_LOOPS", False)
     setup = setup_of(tiny_gpt2, text=None, windows=2, progress=False, backend="torch", workers=1)
     smallest_block = 4 * 2 * 2  # heads x rows x keys: the smallest block of the tiny model
     moved, gathered = [], []

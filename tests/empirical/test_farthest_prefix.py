@@ -19,7 +19,9 @@ def _reference(x: np.ndarray, index: np.ndarray, columns: np.ndarray) -> tuple[n
 
 
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_prefix_read_block_by_block_equals_the_table(seed, monkeypatch):
+@pytest.mark.parametrize("fused", [True, False], ids=["fused loops", "torch operations"])
+def test_prefix_read_block_by_block_equals_the_table(seed, fused, monkeypatch):
+    monkeypatch.setattr(torch_kernels, "FUSED_LOOPS", fused)  # the CPU's path, and a GPU's
     monkeypatch.setattr(torch_kernels, "SWEEP_ENTRIES", 3 * 57 * 7)  # chunks of 7 columns: a block spans several
     rng = np.random.default_rng(seed)
     x = rng.integers(-2, 3, size=(3, 57, 4)).astype(float)  # [H, L, d]: many equal T[j, i]

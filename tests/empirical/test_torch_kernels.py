@@ -60,8 +60,10 @@ def _assert_within(got, expected, bound, name):
 
 @pytest.mark.parametrize("kind", ["causal", "full", "peaked", "repeated"])
 @pytest.mark.parametrize("seed", [0, 1])
-def test_distances_and_fixed_bounds_agree_with_numpy(kind, seed):
-    block = _block(kind, seed)
+@pytest.mark.parametrize("fused", [True, False], ids=["fused loops", "torch operations"])
+def test_distances_and_fixed_bounds_agree_with_numpy(kind, seed, fused, monkeypatch):
+    monkeypatch.setattr(torch_kernels, "FUSED_LOOPS", fused)  # the CPU's path, and a GPU's
+    block = _block(kind, seed, length=40 if seed == 0 else 150)  # 150: the compiled loops' vector width and more
     keys = kernels.seen_keys(block.mask)
     alpha, x, mask, _ = _tensors(block, keys)
     selection = torch_kernels.select(alpha, x, NS, mask=mask)
@@ -101,7 +103,9 @@ def test_separability_agrees_with_numpy(kind):
 
 
 @pytest.mark.parametrize("kind", ["causal", "full", "peaked"])
-def test_sensitivity_agrees_with_numpy_on_the_same_directions(kind):
+@pytest.mark.parametrize("fused", [True, False], ids=["fused loops", "torch operations"])
+def test_sensitivity_agrees_with_numpy_on_the_same_directions(kind, fused, monkeypatch):
+    monkeypatch.setattr(torch_kernels, "FUSED_LOOPS", fused)  # the CPU's path, and a GPU's
     block = _block(kind, 4)
     normals = kernels.direction_normals(7, window=0, layer=1, index=np.arange(22, 40), seen=block.seen, heads=3,
                                         length=block.mask.shape[-1])

@@ -5,15 +5,17 @@ the algorithms do ``O(H·L²)`` work per grid point. This floor counts, from the
 (``k`` = the keys a query row sees: ``t + 1`` for row ``t`` of a causal model, ``L`` for an encoder;
 ``d`` = the head's width; ``H`` = every head of every layer, times the windows), three kinds of operation:
 
-- ``matmul`` flops: the weighted sum ``s = Σ_i α_i x_i`` of a row, ``2·k·d`` (Alg. 1-3: once per row and
-  ``L``, shared by every ``N``); Alg. 4: ``x_i·s`` for every key at each ``N``, ``2·k·d`` per row and ``N``
-  (the ``[H, L, d] @ [H, d, C]`` products), and each head's Gram matrix for ``δ``, ``L²·d`` (half of
-  ``2·L²·d``: it is symmetric);
+- ``matmul`` flops: Alg. 1-3: the weighted sum ``T = Σ_i α_i x_i`` of a row and ``x_i·T`` of each of its keys (the
+  random main sum), ``2·k·d`` each, once per row and ``L``; and at each ``N`` the product ``x_i·s_N`` of every key
+  outside ``I_N`` (its distance ``‖α_i x_i − s_N‖``), ``2·(k − N)·d``; Alg. 4: ``x_i·s`` for every key at each
+  ``N``, ``2·k·d`` per row and ``N`` (the ``[H, L, d] @ [H, d, C]`` products), and each head's Gram matrix for
+  ``δ``, ``L²·d`` (half of ``2·L²·d``: it is symmetric);
 - ``exp``: one softmax of each row in float64, ``k`` (Alg. 1-4: once per row and ``L``; Alg. 5: the base
   softmax at each ``T``, ``k``, and the moved logits at each ``(T, ε)``, ``k``);
 - ``element`` operations: Alg. 1-3: ordering a row's weights for its grid of ``N``, ``k`` per ``N`` or
-  ``k·⌈log₂ k⌉`` once (a sort), whichever is less, and the running sum of the selected vectors up to the
-  largest ``N``, ``min(k, N_max)·d`` once per row (every ``N``'s top-``N`` sum is a prefix of it); Alg. 4:
+  ``k·⌈log₂ k⌉`` once (a sort), whichever is less, the running sum of the selected vectors up to the
+  largest ``N``, ``min(k, N_max)·d`` once per row (every ``N``'s top-``N`` sum is a prefix of it), and at each
+  ``N`` a root per key outside ``I_N`` (``d̃``), ``k − N``, and per key (the random main sum), ``k``; Alg. 4:
   the top-``N`` sum, ``N·d``, the distance of every key, ``k``, and the selection, ``k``, per row and ``N``;
   Alg. 5: the four Jacobian norms, ``k`` each, and each finite difference's norm, ``k``, per row and ``T``
   (``ε``).
@@ -48,15 +50,19 @@ def _keys(length: int, causal: bool) -> np.ndarray:
 
 
 def _distance_work(keys: np.ndarray, ns, d: int) -> dict:
-    """Alg. 1-3 at one ``L``: per row one softmax, one weighted sum, the order of its weights for the ``N`` it
-    sees (a selection per ``N`` or one sort) and the running sum of the selected vectors."""
+    """Alg. 1-3 at one ``L``: per row one softmax, one weighted sum and its product with each key, the order of its
+    weights for the ``N`` it sees (a selection per ``N`` or one sort), the running sum of the selected vectors, and at
+    each ``N`` the product with ``s_N`` and the root of each key outside ``I_N`` and a root per key (the random main
+    sum)."""
     keys = keys[keys >= min(ns)]
     grid = np.asarray(ns)
-    sees = (keys[:, None] >= grid).sum(-1)  # the N of the grid each row takes part in
+    taking = keys[:, None] >= grid  # [R, G] the N of the grid each row takes part in
+    sees = taking.sum(-1)
+    outside = ((keys[:, None] - grid) * taking).sum(-1)  # Σ_N (k − N): the keys outside I_N, every N
     ordering = np.minimum(keys * sees, keys * np.ceil(np.log2(np.maximum(keys, 2))))
     largest = grid.max()
-    return {"matmul": 2 * d * keys.sum(), "exp": keys.sum(),
-            "element": ordering.sum() + d * np.minimum(keys, largest).sum()}
+    return {"matmul": 2 * d * (2 * keys.sum() + outside.sum()), "exp": keys.sum(),
+            "element": ordering.sum() + d * np.minimum(keys, largest).sum() + outside.sum() + (keys * sees).sum()}
 
 
 def work(number: int, grids: Grids, *, lengths, heads: int, d: int, causal: bool, windows: int = 1) -> dict:

@@ -16,16 +16,21 @@ def _rows(length, causal):
 
 
 def _distance(length, ns, d, causal):
-    """Alg. 1-3 by hand: per row one softmax, one weighted sum, a selection per N (or a sort, if less) and the
-    running sum of the selected vectors up to the largest N."""
+    """Alg. 1-3 by hand: per row one softmax, one weighted sum T and x_i·T for each key, a selection per N (or a
+    sort, if less), the running sum of the selected vectors up to the largest N, and at each N x_i·s_N and a root
+    for each key outside I_N and a root for each key (the random main sum)."""
     ops = {"matmul": 0, "exp": 0, "element": 0}
     for k in _rows(length, causal):
         if k < min(ns):
             continue
-        ops["matmul"] += 2 * k * d
+        ops["matmul"] += 2 * k * d + 2 * k * d
         ops["exp"] += k
         selections = k * sum(1 for n in ns if k >= n)
         ops["element"] += min(selections, k * math.ceil(math.log2(max(k, 2)))) + d * min(k, max(ns))
+        for n in ns:
+            if k >= n:
+                ops["matmul"] += 2 * (k - n) * d
+                ops["element"] += (k - n) + k
     return ops
 
 

@@ -11,8 +11,14 @@ multiply-adds); only the order of a few sums differs, which the rounding bounds 
   selection order (``k·d`` per row, where torch gathers ``[H, C, k, d]`` or multiplies ``[H, C·G, L] @ [H, L, d]``);
 - :func:`distance_sums`: from the products ``x_i·s_N``, the sum reading ``Σ_{i ∉ I_N} ‖α_i x_i − s_N‖`` and the random
   main sum ``Σ_i ‖α_i x_i − q·T‖`` of every ``N`` in one pass over ``[H, C, G, L]`` (torch: about twelve);
-- :func:`sweep_columns`: :class:`empirical.torch_kernels.FarthestPrefix`'s running top-2 over a chunk of the table's
-  columns, one pass per column (torch: ten operations over ``[H, L]``).
+- :func:`sweep_columns`, :func:`sweep_and_read`: :class:`empirical.torch_kernels.FarthestPrefix`'s running top-2 over
+  a chunk of the table's columns, one pass per column (torch: ten operations over ``[H, L]``), and the rows of a block
+  read at their columns in one call;
+- :func:`farthest_candidates`, :func:`largest_pairs`: Theorem 1's ``d_1`` from those top-2 at every ``N``;
+- :func:`weight_moments`, :func:`secular_roots`: the Jacobian norms' sums over a row of weights and the spectral
+  norm's Newton steps, each row in the core's cache while it is read again (torch: every pass over the whole block).
+
+Each compiled loop is tested against itself run by Python, bit for bit (``tests/empirical/test_fused_kernels.py``).
 
 >>> import numpy as np
 >>> out = np.empty((1, 1, 2, 2))
@@ -39,11 +45,13 @@ AVAILABLE = numba is not None
 
 
 def _compiled(function):
-    """``function`` compiled by numba (cached on disk, releasing the GIL), or as it is without numba (the doctests
-    and a machine without numba run it in Python)."""
+    """``function`` compiled by numba (cached on disk, releasing the GIL); without numba, the function as it is (the
+    torch operations serve then: :data:`AVAILABLE`)."""
     if numba is None:
         return function
-    return numba.njit(cache=True, nogil=True)(function)
+    # cached only under the package's name: numba's cache records the module that compiled it, and a run of this
+    # file as a top-level module (`python -m doctest`) would leave entries the package cannot load
+    return numba.njit(cache=__name__ == "empirical.fused_kernels", nogil=True)(function)
 
 
 @_compiled

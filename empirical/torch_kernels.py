@@ -247,13 +247,17 @@ def _grid(ns, device) -> torch.Tensor:
     return torch.as_tensor(list(ns), dtype=torch.int64, device=device)
 
 
+def _products(keys: Keys, selection: Selection) -> torch.Tensor:
+    """``x_i·s_N [H, C, G, L]`` by one matrix product per head ``[H, C·G, d] @ [H, d, L]`` (the keys' ``columns``:
+    MKL's fastest layout)."""
+    heads, rows, grid, width = selection.sums.shape
+    return torch.matmul(selection.sums.reshape(heads, rows * grid, width), keys.columns).reshape(heads, rows, grid, -1)
+
+
 def _squared_distances(alpha, keys: Keys, selection: Selection, own) -> torch.Tensor:
     """``‖α_i x_i − s_N‖² [H, C, G, L]`` by the expansion ``‖s‖² − 2α_i x_i·s + ‖α_i x_i‖²`` (``own``; rounding may
-    leave it slightly negative), in place on one matrix product per head ``[H, C·G, d] @ [H, d, L]`` (the keys'
-    ``columns``: MKL's fastest layout)."""
-    heads, rows, grid, _ = selection.sums.shape
-    out = torch.matmul(selection.sums.reshape(heads, rows * grid, -1), keys.columns)
-    out = out.reshape(heads, rows, grid, -1)  # [H, C, G, L] x_i·s_N
+    leave it slightly negative), in place on :func:`_products`."""
+    out = _products(keys, selection)
     ss = selection.sums.square().sum(-1, keepdim=True)  # [H, C, G, 1]
     torch.addcmul(ss, out, alpha[:, :, None, :], value=-2.0, out=out)
     return out.add_(own)
@@ -266,63 +270,55 @@ def distance_grid(alpha, x, ns, *, mask, norm: bool = False, selection: Selectio
 
     ``selection`` (:func:`select`) may be shared with :func:`fixed_bounds`. The norm reading is ``‖T − 2s_N‖``
     (``T = Σ_j α_j x_j``: the keys outside ``I_N`` sum to ``T − s_N``), the random main sum
-    ``(1 + p)·Σ_i ‖α_i x_i − q·T‖`` with ``q = p/(1 + p)``: each ``√`` argument of every ``N`` is
-    ``‖α_i x_i‖² − 2q·α_i x_i·T + q²‖T‖²`` (two passes over ``[H, C, G, L]``: a product with three inner terms,
-    ``[H, C, G, 3] @ [H, C, 3, L]``, ran at a tenth of MKL's rate).
+    ``(1 + p)·Σ_i ‖α_i x_i − q·T‖`` with ``q = p/(1 + p)``; the sums of roots of both readings by
+    :func:`_root_sums` (on the CPU, :func:`_fused_root_sums`).
     """
     ns = tuple(int(n) for n in ns)
     heads, rows, length = alpha.shape
     keys = _keys(x, length)
     selection = select(alpha, keys, ns, mask=mask) if selection is None else selection
     grid, counts = selection.grid, mask.sum(-1)  # [G], [C]
-    if _fused(alpha):
-        return _fused_distance_grid(alpha, keys, selection, mask, norm=norm)
-    own = alpha.square() * keys.squared[:, None, :]  # [H, C, L] ‖α_i x_i‖²
-    distances = _squared_distances(alpha, keys, selection, own[:, :, None, :]).clamp_(min=0.0).sqrt_()
+    total = torch.matmul(alpha, keys.x)  # [H, C, d] T = Σ_j α_j x_j
+    cross = alpha * torch.matmul(total, keys.columns)  # [H, C, L] α_i x_i·T
+    keys_seen = counts.to(alpha.dtype)[:, None]  # [C, 1]: float64 before dividing
+    p = torch.where(keys_seen > 1, grid / (keys_seen - 1).clamp(min=1), 0.0)  # [C, G]
+    root_sums = _fused_root_sums if _fused(alpha) else _root_sums
+    distance, main = root_sums(alpha, keys, selection, mask, cross, p / (1 + p), total.square().sum(-1))
     fits = counts[:, None] >= grid  # [C, G]
     nan = torch.tensor(float("nan"), dtype=alpha.dtype, device=alpha.device)
-    out = {"distance_sum": torch.where(fits, torch.linalg.vecdot(distances, selection.outside()), nan)}
-    del distances
-    total = torch.matmul(alpha, keys.x)  # [H, C, d] T = Σ_j α_j x_j
-    if norm:
-        out["distance_norm"] = torch.where(fits, torch.linalg.vector_norm(total[:, :, None] - 2 * selection.sums,
-                                                                           dim=-1), nan)
-    sizes, keys_seen = grid, counts.to(alpha.dtype)[:, None]  # [G], [C, 1]: float64 before dividing
-    p = torch.where(keys_seen > 1, sizes / (keys_seen - 1).clamp(min=1), 0.0)  # [C, G]
-    q = (p / (1 + p)).expand(heads, -1, -1)  # [H, C, G]
-    tt = total.square().sum(-1)[:, :, None]  # [H, C, 1]
-    cross = alpha * torch.matmul(total, keys.columns)  # [H, C, L] α_i x_i·T
-    main = torch.addcmul(own[:, :, None, :], (-2 * q)[..., None], cross[:, :, None, :])  # [H, C, G, L]
-    main.add_((q * q * tt)[..., None]).clamp_(min=0.0).sqrt_()  # ‖α_i x_i − q·T‖
-    sums = torch.matmul(main, mask.to(alpha.dtype)[None, :, :, None])[..., 0] * (1 + p)  # [H, C, G]
-    out["estimate"] = torch.where(fits, (keys_seen - sizes) / keys_seen * sums, nan)
-    return out
-
-
-def _fused_distance_grid(alpha, keys: Keys, selection: Selection, mask, *, norm: bool) -> dict[str, torch.Tensor]:
-    """:func:`distance_grid` on the CPU's fused loop (:func:`empirical.fused_kernels.distance_sums`): the products
-    ``x_i·s_N`` and ``x_i·T`` by matrix products, every root and sum in one pass over them."""
-    heads, rows, length = alpha.shape
-    grid, counts = selection.grid, mask.sum(-1)  # [G], [C]
-    products = torch.matmul(selection.sums.reshape(heads, -1, selection.sums.shape[-1]), keys.columns)
-    total = torch.matmul(alpha, keys.x)  # [H, C, d] T = Σ_j α_j x_j
-    cross = alpha * torch.matmul(total, keys.columns)  # [H, C, L] α_i x_i·T
-    keys_seen = counts.to(alpha.dtype)[:, None]  # [C, 1]
-    p = torch.where(keys_seen > 1, grid / (keys_seen - 1).clamp(min=1), 0.0)  # [C, G]
-    q = p / (1 + p)
-    distance, sums = (alpha.new_empty((heads, rows, len(grid))) for _ in range(2))
-    fused_kernels.distance_sums(products.numpy().reshape(heads, rows, len(grid), length), alpha.numpy(),
-                                keys.squared.numpy(), selection.rank.numpy(), selection.sums.square().sum(-1).numpy(),
-                                grid.numpy(), cross.numpy(), q.numpy(), total.square().sum(-1).numpy(), distance.numpy(),
-                                sums.numpy())
-    fits = counts[:, None] >= grid  # [C, G]
-    nan = torch.tensor(float("nan"), dtype=alpha.dtype)
     out = {"distance_sum": torch.where(fits, distance, nan)}
     if norm:
         out["distance_norm"] = torch.where(fits, torch.linalg.vector_norm(total[:, :, None] - 2 * selection.sums,
                                                                            dim=-1), nan)
-    out["estimate"] = torch.where(fits, (keys_seen - grid) / keys_seen * (sums * (1 + p)), nan)
+    out["estimate"] = torch.where(fits, (keys_seen - grid) / keys_seen * (main * (1 + p)), nan)
     return out
+
+
+def _root_sums(alpha, keys: Keys, selection: Selection, mask, cross, q, tt) -> tuple[torch.Tensor, torch.Tensor]:
+    """``(Σ_{i ∉ I_N} ‖α_i x_i − s_N‖, Σ_i ‖α_i x_i − q·T‖)`` ``[H, C, G]`` over the visible keys, from ``cross [H, C, L]``
+    ``α_i x_i·T``, ``q [C, G]`` and ``tt [H, C]`` ``‖T‖²``: the second's ``√`` argument is ``‖α_i x_i‖² −
+    2q·α_i x_i·T + q²‖T‖²`` (two passes over ``[H, C, G, L]``: a product with three inner terms,
+    ``[H, C, G, 3] @ [H, C, 3, L]``, ran at a tenth of MKL's rate)."""
+    heads = alpha.shape[0]
+    own = alpha.square() * keys.squared[:, None, :]  # [H, C, L] ‖α_i x_i‖²
+    distances = _squared_distances(alpha, keys, selection, own[:, :, None, :]).clamp_(min=0.0).sqrt_()
+    outside = torch.linalg.vecdot(distances, selection.outside())
+    del distances
+    q = q.expand(heads, -1, -1)  # [H, C, G]
+    main = torch.addcmul(own[:, :, None, :], (-2 * q)[..., None], cross[:, :, None, :])  # [H, C, G, L]
+    main.add_((q * q * tt[..., None])[..., None]).clamp_(min=0.0).sqrt_()  # ‖α_i x_i − q·T‖
+    return outside, torch.matmul(main, mask.to(alpha.dtype)[None, :, :, None])[..., 0]
+
+
+def _fused_root_sums(alpha, keys: Keys, selection: Selection, mask, cross, q, tt) -> tuple[torch.Tensor, torch.Tensor]:
+    """:func:`_root_sums` by the CPU's fused loop (:func:`empirical.fused_kernels.distance_sums`): every root and sum
+    in one pass over :func:`_products`."""
+    heads, rows, grid, _ = selection.sums.shape
+    distance, main = (alpha.new_empty((heads, rows, grid)) for _ in range(2))
+    fused_kernels.distance_sums(_products(keys, selection).numpy(), alpha.numpy(), keys.squared.numpy(),
+                                selection.rank.numpy(), selection.sums.square().sum(-1).numpy(), selection.grid.numpy(),
+                                cross.numpy(), q.numpy(), tt.numpy(), distance.numpy(), main.numpy())
+    return distance, main
 
 
 # ----------------------------------------------------------------------------------------------
